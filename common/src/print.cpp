@@ -1,0 +1,94 @@
+// Printing: ranges, grids, banners.
+#include "tut/print.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <ostream>
+#include <set>
+
+namespace tut {
+
+std::string ranges(std::vector<std::int64_t> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  std::ostringstream os;
+  os << '{';
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    if (i) os << ", ";
+    os << v[i];
+    if (j > i) os << ".." << v[j];
+    i = j + 1;
+  }
+  os << '}';
+  return os.str();
+}
+
+std::pair<std::string, std::string> rows_cols(std::vector<std::pair<std::int64_t, std::int64_t>> const& coords) {
+  std::vector<std::int64_t> r, c;
+  for (auto const& [row, col] : coords) {
+    r.push_back(row);
+    c.push_back(col);
+  }
+  return {ranges(r), ranges(c)};
+}
+
+void print_grid(std::ostream& os, CharGrid const& g, int cell_rows, int cell_cols, std::string const& indent) {
+  constexpr int kGroup = 8;  // a space every 8 cells keeps the columns countable
+  // Ruler: the first element column of every group of 8 cells.
+  os << indent << "      ";
+  for (int c = 0; c < g.cols; c += kGroup) {
+    std::string label = std::to_string(c * cell_cols);
+    int const width = std::min(kGroup, g.cols - c) + 1;
+    os << std::left << std::setw(width) << label << std::right;
+  }
+  os << " <- col\n";
+  for (int r = 0; r < g.rows; ++r) {
+    os << indent << std::setw(5) << r * cell_rows << ' ';
+    for (int c = 0; c < g.cols; ++c) {
+      if (c && c % kGroup == 0) os << ' ';
+      os << g.at(r, c);
+    }
+    os << '\n';
+  }
+}
+
+CharGrid ownership_grid(std::vector<std::pair<std::int64_t, std::int64_t>> const& owned, int tile_rows,
+                        int tile_cols, int cell_rows, int cell_cols) {
+  int const gr = (tile_rows + cell_rows - 1) / cell_rows;
+  int const gc = (tile_cols + cell_cols - 1) / cell_cols;
+  std::vector<int> count(std::size_t(gr) * gc, 0);
+  std::set<std::pair<std::int64_t, std::int64_t>> seen;
+  for (auto const& rc : owned) {
+    if (rc.first < 0 || rc.first >= tile_rows || rc.second < 0 || rc.second >= tile_cols) continue;
+    if (!seen.insert(rc).second) continue;
+    ++count[std::size_t(rc.first / cell_rows) * gc + rc.second / cell_cols];
+  }
+  CharGrid g(gr, gc);
+  for (int r = 0; r < gr; ++r)
+    for (int c = 0; c < gc; ++c) {
+      int const h = std::min(cell_rows, tile_rows - r * cell_rows);
+      int const w = std::min(cell_cols, tile_cols - c * cell_cols);
+      int const n = count[std::size_t(r) * gc + c];
+      g.at(r, c) = n == 0 ? '.' : (n == h * w ? '#' : '+');
+    }
+  return g;
+}
+
+void print_section(std::ostream& os, int number, std::string const& title) {
+  std::string head = "== " + std::to_string(number) + ". " + title + " ";
+  if (head.size() < 100) head += std::string(100 - head.size(), '=');
+  os << '\n' << head << '\n';
+}
+
+void print_item(std::ostream& os, std::string const& name, std::string const& value, std::string const& note) {
+  os << "  " << std::left << std::setw(10) << name << ' ';
+  if (note.empty())
+    os << value;
+  else
+    os << std::setw(44) << value << "  " << note;
+  os << std::right << '\n';
+}
+
+}  // namespace tut

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs what the tutorial needs and is missing, and nothing else:
+#   - Catch2, CLI11 and Doxygen from Debian packages (Google Benchmark too, if absent);
+#   - the CuTe/CUTLASS 4.2 headers from the PyPI wheel nvidia-cutlass==4.2.0.0, into .deps/cutlass
+#     (skipped when CUTLASS_DIR or CUTLASS_PATH points at a CUTLASS of your own).
+# The CUDA Toolkit (nvcc, cuBLAS) must already be installed.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+say() { printf 'setup: %s\n' "$*"; }
+
+command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] ||
+  { say "nvcc not found: install the CUDA Toolkit (12.x or 13.x) first"; exit 1; }
+
+# ---- Debian packages --------------------------------------------------------------------------------
+pkgs=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+{ [ -f /usr/include/catch2/catch.hpp ] || [ -f /usr/include/catch2/catch_test_macros.hpp ] ||
+  [ -f /usr/local/include/catch2/catch_test_macros.hpp ]; } || pkgs+=(catch2)
+{ [ -f /usr/include/CLI/CLI.hpp ] || [ -f /usr/local/include/CLI/CLI.hpp ]; } || pkgs+=(libcli11-dev)
+command -v doxygen >/dev/null 2>&1 || pkgs+=(doxygen)
+{ [ -f /usr/include/benchmark/benchmark.h ] || [ -f /usr/local/include/benchmark/benchmark.h ]; } ||
+  pkgs+=(libbenchmark-dev)
+if [ ${#pkgs[@]} -gt 0 ]; then
+  say "installing Debian packages: ${pkgs[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
+else
+  say "Debian packages: all present"
+fi
+
+# ---- CuTe / CUTLASS headers -------------------------------------------------------------------------
+if [ -n "${CUTLASS_DIR:-}${CUTLASS_PATH:-}" ]; then
+  say "using your CUTLASS at ${CUTLASS_DIR:-$CUTLASS_PATH}"
+elif [ -f "$root/.deps/cutlass/cutlass_library/source/include/cute/tensor.hpp" ]; then
+  say "CuTe headers: present in .deps/cutlass"
+else
+  say "installing nvidia-cutlass==4.2.0.0 (headers only, --no-deps) into .deps/cutlass"
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --no-compile \
+    --target "$root/.deps/cutlass" nvidia-cutlass==4.2.0.0
+  [ -f "$root/.deps/cutlass/cutlass_library/source/include/cute/tensor.hpp" ] ||
+    { say "the wheel did not carry cutlass_library/source/include/cute"; exit 1; }
+fi
+say "done"
