@@ -28,6 +28,7 @@ CUTE_HOST_DEVICE auto make_layout_B(int N, int K) { return make_layout(make_shap
 /// \brief C (M,N), row-major: C(m,n) at m·N + n. (m,n) -> idx
 CUTE_HOST_DEVICE auto make_layout_C(int M, int N) { return make_layout(make_shape(M, N), make_stride(N, Int<1>{})); }
 
+//! [tiled_mma]
 /// \brief The permutation of M (and of N): 16 threads × 4 consecutive elements, repeated at +64.
 /// (thr,val) -> position in the 64-element block; the rest of the 128 is the second block.
 using PermutationMN = Layout<Shape<_16, _4>, Stride<_4, _1>>;
@@ -39,6 +40,8 @@ CUTE_HOST_DEVICE auto make_tiled_mma_fma() {
                         Layout<Shape<_16, _16, _1>, Stride<_16, _1, _0>>{},  // (ThrM,ThrN,ThrK) -> thr_idx
                         Tile<PermutationMN, PermutationMN, Underscore>{});   // permutation of M, N, (K)
 }
+//! [tiled_mma]
+
 /// \brief The type of make_tiled_mma_fma().
 using TiledMma = decltype(make_tiled_mma_fma());
 

@@ -30,7 +30,8 @@ struct Step {
   int min_cc;                       ///< oldest compute capability the kernel runs on, e.g. 80
   Problem defaults;                 ///< default problem size
   int threads;                      ///< threads per CTA (range of --thread)
-  std::int64_t tile_m, tile_n;      ///< CTA tile extents: grid = ⌈M/tile_m⌉ × ⌈N/tile_n⌉
+  std::int64_t tile_m;              ///< CTA tile rows: grid = ⌈M/tile_m⌉ × ⌈N/tile_n⌉
+  std::int64_t tile_n;              ///< CTA tile cols
   /// \brief "" if the step runs \p p, else why not and which step lifts the limit.
   std::string (*unsupported)(Problem const& p);
   /// \brief Operand strides, read off the step's CuTe layouts for \p p.

@@ -81,6 +81,7 @@ struct CharGrid {
   int cols = 0;             ///< cells across
   std::vector<char> cells;  ///< row-major, rows·cols
 
+  /// \brief \p r × \p c cells, all \p fill.
   CharGrid(int r, int c, char fill = '.') : rows(r), cols(c), cells(std::size_t(r) * c, fill) {}
   char& at(int r, int c) { return cells[std::size_t(r) * cols + c]; }              ///< cell (r,c)
   char at(int r, int c) const { return cells[std::size_t(r) * cols + c]; }         ///< cell (r,c)

@@ -25,9 +25,12 @@ std::size_t dtype_bytes(DType t);
 /// \brief Strides of the three operands, read off a step's CuTe layouts so that the CPU reference sees
 /// exactly the layouts the kernel sees. A is indexed (m,k), B is (n,k), C is (m,n).
 struct OperandStrides {
-  std::int64_t a_m, a_k;  ///< A(m,k) lives at a_m·m + a_k·k
-  std::int64_t b_n, b_k;  ///< B(n,k) lives at b_n·n + b_k·k
-  std::int64_t c_m, c_n;  ///< C(m,n) lives at c_m·m + c_n·n
+  std::int64_t a_m;  ///< A(m,k) lives at a_m·m + a_k·k
+  std::int64_t a_k;  ///< see a_m
+  std::int64_t b_n;  ///< B(n,k) lives at b_n·n + b_k·k
+  std::int64_t b_k;  ///< see b_n
+  std::int64_t c_m;  ///< C(m,n) lives at c_m·m + c_n·n
+  std::int64_t c_n;  ///< see c_m
 };
 
 /// \brief How the inputs are filled.

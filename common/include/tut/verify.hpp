@@ -37,7 +37,8 @@ struct VerifyConfig {
 
 /// \brief One wrong or unwritten entry.
 struct Mismatch {
-  std::int64_t m = 0, n = 0;  ///< where
+  std::int64_t m = 0;         ///< row
+  std::int64_t n = 0;         ///< column
   float got = 0;              ///< the GPU value (NaN if unwritten)
   double want = 0;            ///< the reference value
   double bound = 0;           ///< the allowed |got - want|

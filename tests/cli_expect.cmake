@@ -1,0 +1,18 @@
+# cmake -DEXE=<binary> -DARGS=<a;b;c> -DRC=<expected exit code> -P cli_expect.cmake
+# For RC 2 (bad usage) the error must be exactly one line on stderr, naming the program.
+execute_process(COMMAND ${EXE} ${ARGS} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL RC)
+  message(FATAL_ERROR "${EXE} ${ARGS}: exit ${rc}, expected ${RC}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(RC EQUAL 2)
+  string(REGEX MATCHALL "\n" newlines "${err}")
+  list(LENGTH newlines lines)
+  get_filename_component(prog ${EXE} NAME)
+  if(NOT lines EQUAL 1 OR NOT err MATCHES "^${prog}: error: ")
+    message(FATAL_ERROR "${EXE} ${ARGS}: expected one line '${prog}: error: ...' on stderr, got:\n${err}")
+  endif()
+  if(NOT out STREQUAL "")
+    message(FATAL_ERROR "${EXE} ${ARGS}: bad usage must print nothing on stdout, got:\n${out}")
+  endif()
+  message(STATUS "ok: ${err}")
+endif()

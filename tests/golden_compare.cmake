@@ -1,0 +1,12 @@
+# cmake -DEXE=<binary> -DARGS=<a;b;c> -DGOLDEN=<file> -P golden_compare.cmake
+execute_process(COMMAND ${EXE} ${ARGS} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${EXE} ${ARGS} exited ${rc}:\n${err}")
+endif()
+file(READ ${GOLDEN} want)
+if(NOT out STREQUAL want)
+  get_filename_component(name ${GOLDEN} NAME)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${name}.actual "${out}")
+  execute_process(COMMAND diff -u ${GOLDEN} ${CMAKE_CURRENT_BINARY_DIR}/${name}.actual OUTPUT_VARIABLE d)
+  message(FATAL_ERROR "output differs from ${GOLDEN} (run scripts/regen_golden.sh if the change is intended):\n${d}")
+endif()

@@ -1,0 +1,246 @@
+// Host tests of common/: printing, the CPU reference, verification, inputs, the command line.
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+#include "catch.hpp"
+#include "tut/cli.hpp"
+#include "tut/print.hpp"
+#include "tut/random.hpp"
+#include "tut/reference.hpp"
+#include "tut/status.hpp"
+#include "tut/verify.hpp"
+
+using namespace cute;
+
+namespace {
+
+// A fresh seed per run, reported by Catch2 on failure.
+std::uint64_t test_seed() {
+  static std::uint64_t const s = tut::fresh_seed();
+  return s;
+}
+
+std::vector<float> random_vector(std::size_t n, std::uint64_t seed) {
+  std::vector<float> v(n);
+  tut::fill_inputs(v, tut::DType::f32, tut::Init::random, seed);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("plain() drops CuTe's static-integer marks", "[print]") {
+  auto stat = Layout<Shape<_1, Shape<_4, _2>>, Stride<_0, Stride<_128, Int<8192>>>>{};
+  auto dyn = make_layout(make_shape(1, make_shape(4, 2)), make_stride(0, make_stride(128, 8192)));
+  CHECK(tut::plain(stat) == "(1,(4,2)):(0,(128,8192))");
+  CHECK(tut::plain(dyn) == tut::plain(stat));
+  CHECK(tut::cute_str(stat) == "(_1,(_4,_2)):(_0,(_128,_8192))");
+  CHECK(tut::plain(make_shape(_128{}, 8, 4)) == "(128,8,4)");
+}
+
+TEST_CASE("ranges() compresses sorted runs", "[print]") {
+  CHECK(tut::ranges({0, 1, 2, 3, 64, 65, 66, 67}) == "{0..3, 64..67}");
+  CHECK(tut::ranges({67, 3, 3, 0, 2, 1}) == "{0..3, 67}");
+  CHECK(tut::ranges({5}) == "{5}");
+  CHECK(tut::ranges({}) == "{}");
+  CHECK(tut::ranges({0, 16, 32}) == "{0, 16, 32}");
+}
+
+TEST_CASE("ownership_grid marks whole, partial and empty cells", "[print]") {
+  std::vector<std::pair<std::int64_t, std::int64_t>> owned;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) owned.emplace_back(r, c);  // cell (0,0) whole
+  owned.emplace_back(5, 9);                                  // cell (1,2) partly
+  owned.emplace_back(5, 9);                                  // a duplicate counts once
+  auto g = tut::ownership_grid(owned, 8, 12, 4, 4);
+  REQUIRE(g.rows == 2);
+  REQUIRE(g.cols == 3);
+  CHECK(g.at(0, 0) == '#');
+  CHECK(g.at(1, 2) == '+');
+  CHECK(g.at(0, 1) == '.');
+  CHECK(g.at(1, 0) == '.');
+}
+
+TEST_CASE("reference_gemm over CuTe layouts equals a plain triple loop", "[reference]") {
+  std::mt19937_64 gen(test_seed());
+  CAPTURE(test_seed());
+  for (int trial = 0; trial < 12; ++trial) {
+    int const M = 1 + int(gen() % 37), N = 1 + int(gen() % 29), K = 1 + int(gen() % 41);
+    bool const a_mmajor = gen() & 1, b_nmajor = gen() & 1, c_rowmajor = gen() & 1;
+    CAPTURE(M, N, K, a_mmajor, b_nmajor, c_rowmajor);
+    auto A = random_vector(std::size_t(M) * K, gen());
+    auto B = random_vector(std::size_t(N) * K, gen());
+    // Plain index arithmetic, written out by hand.
+    auto a_at = [&](int m, int k) { return A[a_mmajor ? m + k * M : m * K + k]; };
+    auto b_at = [&](int n, int k) { return B[b_nmajor ? n + k * N : n * K + k]; };
+    // The same operands as CuTe tensors.
+    Tensor tA = make_tensor(A.data(), make_layout(make_shape(M, K), a_mmajor ? make_stride(1, M) : make_stride(K, 1)));
+    Tensor tB = make_tensor(B.data(), make_layout(make_shape(N, K), b_nmajor ? make_stride(1, N) : make_stride(K, 1)));
+    std::vector<double> R(std::size_t(M) * N, -1.0);
+    Tensor tR = make_tensor(R.data(), make_layout(make_shape(M, N), c_rowmajor ? make_stride(N, 1) : make_stride(1, M)));
+    tut::reference_gemm(tA, tB, tR);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        double want = 0;
+        for (int k = 0; k < K; ++k) want += double(a_at(m, k)) * double(b_at(n, k));
+        REQUIRE(R[c_rowmajor ? m * N + n : m + n * M] == want);
+      }
+  }
+}
+
+namespace {
+
+// A correct fp32 result for A (M-major), B (N-major), C row-major, as the kernels produce it.
+struct Fixture {
+  tut::Problem p;
+  tut::OperandStrides s;
+  std::vector<float> A, B, C;
+  Fixture(int M, int N, int K, std::uint64_t seed) : p{M, N, K}, s{1, M, 1, N, N, 1} {
+    A = random_vector(std::size_t(M) * K, seed);
+    B = random_vector(std::size_t(N) * K, seed + 1);
+    C.resize(std::size_t(M) * N);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        float acc = 0;
+        for (int k = 0; k < K; ++k) acc = std::fma(A[m + k * M], B[n + k * N], acc);
+        C[std::size_t(m) * N + n] = acc;
+      }
+  }
+  tut::VerifyReport verify(tut::VerifyConfig cfg = {}) const {
+    cfg.rtol = tut::default_rtol(tut::DType::f32, p.k);
+    return tut::verify_gemm(p, s, A.data(), B.data(), C.data(), cfg);
+  }
+};
+
+float poison() {
+  float x;
+  std::uint32_t const bits = tut::kPoisonBits;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("verify_gemm passes a correct fp32 result", "[verify]") {
+  CAPTURE(test_seed());
+  Fixture f(67, 45, 300, test_seed());
+  auto r = f.verify();
+  CHECK(r.pass);
+  CHECK_FALSE(r.sampled);
+  CHECK(r.checked == 67 * 45);
+  CHECK(r.unwritten == 0);
+  CHECK(r.rel_frob < 1e-6);
+}
+
+TEST_CASE("verify_gemm catches a planted wrong entry and reports where", "[verify]") {
+  CAPTURE(test_seed());
+  Fixture f(40, 33, 64, test_seed());
+  f.C[std::size_t(17) * 33 + 29] += 0.01f;  // small, but far above fp32 rounding
+  auto r = f.verify();
+  CHECK_FALSE(r.pass);
+  CHECK(r.wrong == 1);
+  REQUIRE(r.first.size() == 1);
+  CHECK(r.first[0].m == 17);
+  CHECK(r.first[0].n == 29);
+  CHECK_FALSE(r.first[0].unwritten);
+}
+
+TEST_CASE("verify_gemm catches an entry the kernel never wrote", "[verify]") {
+  CAPTURE(test_seed());
+  Fixture f(24, 50, 16, test_seed());
+  f.C[std::size_t(23) * 50 + 0] = poison();
+  auto r = f.verify();
+  CHECK_FALSE(r.pass);
+  CHECK(r.unwritten == 1);
+  CHECK(r.wrong == 0);
+  REQUIRE(r.first.size() == 1);
+  CHECK(r.first[0].unwritten);
+  CHECK(r.first[0].m == 23);
+  CHECK(r.first[0].n == 0);
+}
+
+TEST_CASE("a sampled verification always checks the edge tiles", "[verify]") {
+  CAPTURE(test_seed());
+  Fixture f(130, 70, 9, test_seed());
+  tut::VerifyConfig cfg;
+  cfg.full_limit = 1000;  // force sampling
+  cfg.samples = 16;
+  cfg.tile_m = 64;
+  cfg.tile_n = 32;
+  cfg.seed = test_seed();
+  // The last row and col of the problem are a corner of the bottom-right edge tile.
+  f.C[std::size_t(129) * 70 + 69] -= 0.5f;
+  auto r = f.verify(cfg);
+  CHECK(r.sampled);
+  CHECK(r.checked < 130 * 70);
+  CHECK_FALSE(r.pass);
+  CHECK(r.wrong >= 1);
+}
+
+TEST_CASE("tolerance follows the input type and K", "[verify]") {
+  CHECK(tut::default_rtol(tut::DType::f32, 1) == 1e-5);
+  CHECK(tut::default_rtol(tut::DType::f32, 1 << 20) > 1e-5);  // √K growth takes over for long K
+  CHECK(tut::default_rtol(tut::DType::f16, 4096) == 1e-3);
+}
+
+TEST_CASE("inputs are seeded, in [-1,1], not degenerate, and rounded to the type", "[random]") {
+  CAPTURE(test_seed());
+  auto a = random_vector(4096, test_seed());
+  auto b = random_vector(4096, test_seed());
+  auto c = random_vector(4096, test_seed() + 1);
+  CHECK(a == b);
+  CHECK(a != c);
+  int nonzero = 0;
+  for (float x : a) {
+    REQUIRE(x >= -1.0f);
+    REQUIRE(x <= 1.0f);
+    nonzero += x != 0.0f;
+  }
+  CHECK(nonzero > 4000);
+  std::vector<float> h(256);
+  tut::fill_inputs(h, tut::DType::f16, tut::Init::random, test_seed());
+  for (float x : h) REQUIRE(tut::round_to(tut::DType::f16, x) == x);
+  std::vector<float> ones(10);
+  tut::fill_inputs(ones, tut::DType::f32, tut::Init::ones, 0);
+  for (float x : ones) REQUIRE(x == 1.0f);
+}
+
+namespace {
+tut::CliResult parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "prog");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return tut::parse_cli(int(argv.size()), argv.data(), {"prog", "test", {256, 128, 32}});
+}
+}  // namespace
+
+TEST_CASE("the command line parses good input and rejects bad input", "[cli]") {
+  auto r = parse({"--m", "512", "--thread", "17", "--block", "1,0", "--seed", "42", "--init", "ones"});
+  REQUIRE_FALSE(r.exit_now);
+  CHECK(r.options.problem.m == 512);
+  CHECK(r.options.problem.n == 128);  // default kept
+  CHECK(r.options.thread == 17);
+  CHECK(r.options.block_x == 1);
+  CHECK(r.options.block_y == 0);
+  CHECK(r.options.seed == 42);
+  CHECK(r.options.init == tut::Init::ones);
+
+  for (auto bad : std::vector<std::vector<std::string>>{{"--m", "0"},
+                                                        {"--k", "-3"},
+                                                        {"--n", "12x"},
+                                                        {"--m", "1e3"},
+                                                        {"--thread", "-1"},
+                                                        {"--block", "1"},
+                                                        {"--block", "1,-1"},
+                                                        {"--block", "a,b"},
+                                                        {"--init", "zeros"},
+                                                        {"--iters", "-5"},
+                                                        {"--bogus"}}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(parse(bad), tut::UsageError);
+  }
+}
