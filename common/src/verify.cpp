@@ -7,10 +7,12 @@
 #include <iomanip>
 #include <ostream>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include <cute/tensor.hpp>
 
+#include "tut/print.hpp"
 #include "tut/reference.hpp"
 
 namespace tut {
@@ -136,15 +138,17 @@ void print_report(std::ostream& os, VerifyReport const& r) {
     s << std::scientific << std::setprecision(2) << x;
     return s.str();
   };
-  os << "  result    " << (r.pass ? "PASS" : "FAIL") << ": ";
+  std::ostringstream result;
+  result << (r.pass ? "PASS" : "FAIL") << ": ";
   if (r.unwritten)
-    os << r.unwritten << " of " << r.total << " entries never written; ";
+    result << r.unwritten << " of " << r.total << " entries never written; ";
   else
-    os << "all " << r.total << " entries written; ";
-  os << r.checked << " compared (" << (r.sampled ? "sampled, edge tiles included" : "full check") << ")\n";
-  os << "  error     max |C-R| = " << sci(r.max_abs_err) << ",  ||C-R||/||R|| = " << sci(r.rel_frob)
-     << "  (tolerance " << sci(r.rtol) << ")\n";
-  if (r.wrong) os << "  wrong     " << r.wrong << " entries outside |C-R| <= tol * sum_k |A*B|\n";
+    result << "all " << r.total << " entries written; ";
+  result << r.checked << " compared (" << (r.sampled ? "sampled, edge tiles included" : "full check") << ")";
+  print_item(os, "result", result.str());
+  print_item(os, "error", "max |C-R| = " + sci(r.max_abs_err) + ",  ||C-R||/||R|| = " + sci(r.rel_frob) +
+                              "  (tolerance " + sci(r.rtol) + ")");
+  if (r.wrong) print_item(os, "wrong", std::to_string(r.wrong) + " entries outside |C-R| <= tol * sum_k |A*B|");
   for (auto const& mm : r.first) {
     os << "    C(" << mm.m << "," << mm.n << ") ";
     if (mm.unwritten)
