@@ -7,6 +7,7 @@
 
 #include "config.hpp"
 #include "step01_naive.hpp"
+#include "tut/operands.hpp"
 #include "tut/print.hpp"
 
 namespace step01 {
@@ -55,7 +56,7 @@ void print_derivation(std::ostream& os, CLayout const& gC, TiledMma const& mma, 
      << offset << '\n'
      << "      fragment " << plain(layout<0>(frag)) << '\n'
      << "      tCgC     " << plain(mma.get_slice(thread).partition_C(make_tensor(counting_iterator<int>(0), gC)).layout())
-     << "   (partition_C unpacks it into (FrgV,RestM,RestN))\n";
+     << "   = (FrgV,RestM,RestN)\n";
 }
 
 // Seed 003's comparison: three permutations of the 128 M positions among 16 threads.
@@ -97,7 +98,7 @@ void trace(std::ostream& os, tut::Options const& o) {
   print_item(os, "grid",
              "(" + std::to_string(ceil_div(M, size<0>(cta_tiler))) + "," + std::to_string(ceil_div(N, size<1>(cta_tiler))) + ")",
              "(M/BLK_M, N/BLK_N) CTAs of " + std::to_string(kThreads) + " threads");
-  print_item(os, "TiledMMA", "UniversalFMA 1x1x1 x threads (16,16,1):(16,1,0)", "thread t -> (tm,tn) = (t/16, t%16)");
+  print_item(os, "TiledMMA", "FMA 1x1x1 x threads (16,16,1):(16,1,0)", "thread t -> (tm,tn) = (t/16, t%16)");
   print_item(os, "", "permutation M,N " + plain(PermutationMN{}), "see section 4");
 
   // The data tensors, tiled for the traced CTA. Pointers are never dereferenced on the host.
@@ -127,9 +128,9 @@ void trace(std::ostream& os, tut::Options const& o) {
   Tensor tCgB = thr_mma.partition_B(gB(_, _, 0));       // (MMA,MMA_N,MMA_K)
   os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T << "'s share (tm=" << T / 16 << ", tn=" << T % 16
      << ")\n";
-  print_item(os, "tCgC", plain(tCgC.layout()), "(MMA,MMA_M,MMA_N) = partition_C(gC)");
-  print_item(os, "tCgA", plain(tCgA.layout()), "(MMA,MMA_M,MMA_K) = partition_A(gA(_,_,k))");
-  print_item(os, "tCgB", plain(tCgB.layout()), "(MMA,MMA_N,MMA_K) = partition_B(gB(_,_,k))");
+  print_item(os, "tCgC", plain(tCgC.layout()), "(MMA,MMA_M,MMA_N)  partition_C(gC)");
+  print_item(os, "tCgA", plain(tCgA.layout()), "(MMA,MMA_M,MMA_K)  partition_A(gA(_,_,k))");
+  print_item(os, "tCgB", plain(tCgB.layout()), "(MMA,MMA_N,MMA_K)  partition_B(gB(_,_,k))");
 
   auto c_own = tut::coords_of(thr_mma.partition_C(cC));
   auto [rows, cols] = tut::rows_cols(c_own);
@@ -147,9 +148,9 @@ void trace(std::ostream& os, tut::Options const& o) {
 
   int const k_tiles = int(size<2>(gA)), k_blocks = int(size<2>(tCgA));
   int const fmas = int(size<1>(tCgC) * size<2>(tCgC));
-  os << "\n  loop counts: " << k_tiles << " k-tiles (K/BLK_K) x " << k_blocks << " k-blocks (BLK_K / atom K) x "
-     << fmas << " FMAs (8x8) = " << k_tiles * k_blocks * fmas << " FMAs per thread = " << int(size(tCgC))
-     << " outputs x K=" << K << '\n';
+  os << "\n  loop counts: " << k_tiles << " k-tiles x " << k_blocks << " k-blocks x " << fmas
+     << " FMAs = " << k_tiles * k_blocks * fmas << " FMAs per thread (" << int(size(tCgC)) << " outputs x K=" << K
+     << ")\n";
 
   print_derivation(os, gC.layout(), mma, T);
   print_permutations(os, T);
@@ -157,10 +158,7 @@ void trace(std::ostream& os, tut::Options const& o) {
 
 tut::OperandStrides strides(tut::Problem const& p) {
   int const M = int(p.m), N = int(p.n), K = int(p.k);
-  auto a = make_layout_A(M, K);
-  auto b = make_layout_B(N, K);
-  auto c = make_layout_C(M, N);
-  return {stride<0>(a), stride<1>(a), stride<0>(b), stride<1>(b), stride<0>(c), stride<1>(c)};
+  return tut::strides_of(make_layout_A(M, K), make_layout_B(N, K), make_layout_C(M, N));
 }
 
 }  // namespace

@@ -45,6 +45,17 @@ void validate(Step const& s, Options const& o) {
                      " is out of range: the grid is (" + std::to_string(gx) + "," + std::to_string(gy) + ")");
 }
 
+void check_device_memory(Step const& s, Problem const& p, DeviceInfo const& dev) {
+  double const need = double(dtype_bytes(s.in_type)) * (double(p.m) * double(p.k) + double(p.n) * double(p.k)) +
+                      4.0 * double(p.m) * double(p.n);
+  if (need > double(dev.free_bytes)) {
+    std::ostringstream msg;
+    msg << std::fixed << std::setprecision(2) << "this problem needs " << need / (1 << 30)
+        << " GiB of device memory; " << dev.name << " has " << double(dev.free_bytes) / (1 << 30) << " GiB free";
+    throw UsageError(msg.str());
+  }
+}
+
 namespace {
 
 std::string layout_str(std::int64_t r, std::int64_t c, std::int64_t sr, std::int64_t sc) {
@@ -71,15 +82,9 @@ void print_problem(std::ostream& os, Step const& s, Options const& o) {
 // Allocate, fill, poison, launch, verify and time. Returns the exit code.
 int run_on_gpu(std::ostream& os, Step const& s, Options const& o, DeviceInfo const& dev) {
   Problem const& p = o.problem;
+  check_device_memory(s, p, dev);
   std::size_t const in_bytes = dtype_bytes(s.in_type);
   std::size_t const a_elems = std::size_t(p.m * p.k), b_elems = std::size_t(p.n * p.k), c_elems = std::size_t(p.m * p.n);
-  double const need = double(in_bytes) * double(a_elems + b_elems) + 4.0 * double(c_elems);
-  if (need > double(dev.free_bytes)) {
-    std::ostringstream msg;
-    msg << std::fixed << std::setprecision(2) << "this problem needs " << need / (1 << 30)
-        << " GiB of device memory; " << dev.name << " has " << double(dev.free_bytes) / (1 << 30) << " GiB free";
-    throw UsageError(msg.str());
-  }
 
   // Inputs: generated on the host (rounded to the input type), so the reference sees the same numbers.
   std::vector<float> hA(a_elems), hB(b_elems), hC;

@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "tut/cli.hpp"
+#include "tut/cuda_check.hpp"
 #include "tut/problem.hpp"
 
 namespace tut {
@@ -47,6 +48,9 @@ std::pair<std::int64_t, std::int64_t> grid_of(Step const& s, Problem const& p);
 
 /// \brief Check \p o against \p s (sizes, element counts, thread and block ranges); throw UsageError.
 void validate(Step const& s, Options const& o);
+
+/// \brief Throw UsageError if A, B and C of \p p do not fit in \p dev's free memory.
+void check_device_memory(Step const& s, Problem const& p, DeviceInfo const& dev);
 
 /// \brief The whole program of a step binary. Returns the process exit code (see ExitCode).
 int run_step(int argc, char** argv, Step const& s);

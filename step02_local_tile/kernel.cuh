@@ -1,0 +1,109 @@
+/// \file step02_local_tile/kernel.cuh
+/// \brief Step 02's kernel: step 01's scalar-FMA kernel, predicated so that it runs any M, N, K >= 1.
+/// Every thread masks its loads (zero-fill) and its stores (skip) with elem_less on an identity tensor.
+#pragma once
+
+#include <cute/tensor.hpp>
+
+#include "config.hpp"
+
+namespace step02 {
+
+using namespace cute;
+
+/// \brief C = A·Bᵀ with one 128×128 C tile per CTA and the TiledMMA's 256 threads.
+/// Any M, N, K >= 1: the grid and the k-tiles round up, and elements outside the problem are masked.
+template <class CtaTiler,
+          class TA, class ALayout, class TB, class BLayout, class TC, class CLayout,
+          class TiledMma>
+__global__ static __launch_bounds__(decltype(size(TiledMma{}))::value)
+void gemm_kernel(CtaTiler cta_tiler,
+                 TA const* A, ALayout layout_a,
+                 TB const* B, BLayout layout_b,
+                 TC* C, CLayout layout_c,
+                 TiledMma mma)
+{
+  //! [preconditions]
+  // ---- Preconditions --------------------------------------------------------------------------------
+  CUTE_STATIC_ASSERT_V(rank(cta_tiler) == Int<3>{});        // (BLK_M,BLK_N,BLK_K)
+  CUTE_STATIC_ASSERT_V(rank(layout_a) == Int<2>{});         // A is (M,K)
+  CUTE_STATIC_ASSERT_V(rank(layout_b) == Int<2>{});         // B is (N,K)
+  CUTE_STATIC_ASSERT_V(rank(layout_c) == Int<2>{});         // C is (M,N)
+  // The TiledMMA's permuted 64x64 tile must divide the CTA tile (it repeats twice in M and in N).
+  CUTE_STATIC_ASSERT_V(size<0>(cta_tiler) % tile_size<0>(mma) == Int<0>{});  // BLK_M % 64 == 0
+  CUTE_STATIC_ASSERT_V(size<1>(cta_tiler) % tile_size<1>(mma) == Int<0>{});  // BLK_N % 64 == 0
+  //! [preconditions]
+
+  //! [tiles]
+  // ---- Full and tiled tensors -----------------------------------------------------------------------
+  Tensor mA = make_tensor(make_gmem_ptr(A), layout_a);      // (M,K)
+  Tensor mB = make_tensor(make_gmem_ptr(B), layout_b);      // (N,K)
+  Tensor mC = make_tensor(make_gmem_ptr(C), layout_c);      // (M,N)
+
+  // This CTA's tiles. local_tile = proj (drop the mode the operand lacks) + tile + coord.
+  auto cta_coord = make_coord(blockIdx.x, blockIdx.y, _);   // (m,n,:)
+  Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});  // (BLK_M,BLK_K,k)
+  Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});  // (BLK_N,BLK_K,k)
+  Tensor gC = local_tile(mC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N)
+  //! [tiles]
+
+  //! [partition]
+  // ---- Math partition: what this thread owns --------------------------------------------------------
+  ThrMMA thr_mma = mma.get_slice(threadIdx.x);
+  Tensor tCgA = thr_mma.partition_A(gA);                    // (MMA,MMA_M,MMA_K,k)
+  Tensor tCgB = thr_mma.partition_B(gB);                    // (MMA,MMA_N,MMA_K,k)
+  Tensor tCgC = thr_mma.partition_C(gC);                    // (MMA,MMA_M,MMA_N)
+
+  // Registers: one k-tile of A and B values, and the accumulators.
+  Tensor tCrA = thr_mma.partition_fragment_A(gA(_,_,0));    // (MMA,MMA_M,MMA_K)
+  Tensor tCrB = thr_mma.partition_fragment_B(gB(_,_,0));    // (MMA,MMA_N,MMA_K)
+  Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N)
+  CUTE_STATIC_ASSERT_V(size(tCrC) == Int<64>{});            // 8 rows x 8 cols per thread
+  clear(tCrC);
+  //! [partition]
+
+  //! [predicates]
+  // ---- Predicates: which of this thread's elements lie inside the problem ---------------------------
+  // An identity tensor holds coordinates instead of data: mcA(m,k) = (m,k). Tiled and partitioned with
+  // exactly the calls the data gets, it gives the global coordinate of every element this thread
+  // touches; make_mask (config.hpp) turns each into elem_less(coord, shape): 1 inside, 0 outside.
+  Tensor mcA = make_identity_tensor(shape(mA));             // (M,K) -> (m,k)
+  Tensor mcB = make_identity_tensor(shape(mB));             // (N,K) -> (n,k)
+  Tensor mcC = make_identity_tensor(shape(mC));             // (M,N) -> (m,n)
+  Tensor cA = local_tile(mcA, cta_tiler, cta_coord, Step<_1, X,_1>{});  // (BLK_M,BLK_K,k) -> (m,k)
+  Tensor cB = local_tile(mcB, cta_tiler, cta_coord, Step< X,_1,_1>{});  // (BLK_N,BLK_K,k) -> (n,k)
+  Tensor cC = local_tile(mcC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N) -> (m,n)
+  Tensor tCcA = thr_mma.partition_A(cA);                    // (MMA,MMA_M,MMA_K,k) -> (m,k)
+  Tensor tCcB = thr_mma.partition_B(cB);                    // (MMA,MMA_N,MMA_K,k) -> (n,k)
+  Tensor tCcC = thr_mma.partition_C(cC);                    // (MMA,MMA_M,MMA_N) -> (m,n)
+  Tensor tCpA = make_mask(tCcA, shape(mA));                 // (MMA,MMA_M,MMA_K,k) -> m<M && k<K
+  Tensor tCpB = make_mask(tCcB, shape(mB));                 // (MMA,MMA_N,MMA_K,k) -> n<N && k<K
+  Tensor tCpC = make_mask(tCcC, shape(mC));                 // (MMA,MMA_M,MMA_N) -> m<M && n<N
+  // Each mask has the shape of the data partition it guards.
+  CUTE_STATIC_ASSERT_V(size<1>(tCpA) == size<1>(tCgA) && size<2>(tCpA) == size<2>(tCgA));  // MMA_M,MMA_K
+  CUTE_STATIC_ASSERT_V(size<1>(tCpB) == size<1>(tCgB) && size<2>(tCpB) == size<2>(tCgB));  // MMA_N,MMA_K
+  CUTE_STATIC_ASSERT_V(size(tCpC) == size(tCgC));           // 64 = 8x8
+  //! [predicates]
+
+  //! [mainloop]
+  // ---- Mainloop -------------------------------------------------------------------------------------
+  // TUTORIAL: for each k_tile: load 8 A rows x 8 k and 8 B cols x 8 k, then
+  //   for k_block in 0..7: for m in 0..7: for n in 0..7: acc[m][n] += a[m][k_block] * b[n][k_block]
+  // A masked value is zero-filled, so it adds 0 to every sum: the ragged edges need no special math.
+  auto K_TILE_MAX = size<3>(tCgA);                          // ceil(K/BLK_K): the last may be ragged
+  for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
+    clear(tCrA);                                            // zero-fill what the masks skip
+    clear(tCrB);
+    copy_if(tCpA(_,_,_,k_tile), tCgA(_,_,_,k_tile), tCrA);  // gmem -> rmem, the values inside A
+    copy_if(tCpB(_,_,_,k_tile), tCgB(_,_,_,k_tile), tCrB);  // gmem -> rmem, the values inside B
+    gemm(mma, tCrA, tCrB, tCrC);                            // 8 k_blocks x 64 FMAs
+  }
+  //! [mainloop]
+
+  //! [epilogue]
+  // ---- Epilogue -------------------------------------------------------------------------------------
+  copy_if(tCpC, tCrC, tCgC);                                // rmem -> gmem, the entries inside C
+  //! [epilogue]
+}
+
+}  // namespace step02
