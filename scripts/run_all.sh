@@ -9,7 +9,7 @@ failed=0
 for dir in "$root"/step[0-9][0-9]_*/; do
   step="$(basename "$dir")"
   [ -x "$build/bin/$step" ] || continue
-  printf '\n\033[1m########## %s ##########\033[0m\n' "$step"
+  if [ -t 1 ]; then printf '\n\033[1m########## %s ##########\033[0m\n' "$step"; else printf '\n########## %s ##########\n' "$step"; fi
   rc=0; "$build/bin/$step" "$@" || rc=$?
   case $rc in
     0) ;;

@@ -54,43 +54,19 @@ void print_local_tile(std::ostream& os, char op, MTensor const& m, Proj proj, ch
   line("", "", std::string(modes) + ", from " + op + coord_str(ident(0)));
 }
 
-// One 0/1 grid of a thread's mask: rows = the mask's mode 1, columns = its mode 2.
-struct MaskGrid {
-  std::string title, head;          // two header lines
-  std::vector<std::string> lines;   // one per row: "label  1111 0000"
-};
-
+// One 0/1 grid of a thread's mask: rows = the mask's mode 1, columns = its mode 2, under two header lines.
 template <class Coords, class Mask>
-MaskGrid mask_grid(std::string title, char row_name, char col_name, Coords const& c, Mask const& p) {
-  MaskGrid g;
-  g.title = std::move(title);
+tut::TextBlock mask_grid(std::string const& title, char row_name, char col_name, Coords const& c, Mask const& p) {
   std::vector<std::int64_t> cols;
   for (int j = 0; j < int(size<2>(c)); ++j) cols.push_back(get<1>(c(0, 0, j)));
-  g.head = std::string(1, row_name) + " \\ " + col_name + " " + tut::ranges(cols);
+  tut::TextBlock g{title, std::string(1, row_name) + " \\ " + col_name + " " + tut::ranges(cols)};
   for (int i = 0; i < int(size<1>(c)); ++i) {
     std::ostringstream line;
     line << std::setw(6) << get<0>(c(0, i, 0)) << "  ";
     for (int j = 0; j < int(size<2>(c)); ++j) line << (j && j % 4 == 0 ? " " : "") << (p(0, i, j) ? '1' : '0');
-    g.lines.push_back(line.str());
+    g.push_back(line.str());
   }
   return g;
-}
-
-// Grids side by side, each in a column of \p width.
-void print_side_by_side(std::ostream& os, std::vector<MaskGrid> const& grids, int width) {
-  auto row = [&](auto field) {
-    std::string line = "   ";
-    for (auto const& g : grids)
-      line += std::string(field(g)) + std::string(std::max<int>(1, width - int(field(g).size())), ' ');
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    os << line << '\n';
-  };
-  row([](MaskGrid const& g) { return g.title; });
-  row([](MaskGrid const& g) { return g.head; });
-  std::size_t n = 0;
-  for (auto const& g : grids) n = std::max(n, g.lines.size());
-  for (std::size_t i = 0; i < n; ++i)
-    row([i](MaskGrid const& g) { return i < g.lines.size() ? g.lines[i] : std::string(); });
 }
 
 // The grid of CTAs: one cell per CTA (or per group of CTAs, at most 32x32 cells), marking partial tiles.
@@ -202,11 +178,11 @@ void trace(std::ostream& os, tut::Options const& o) {
 
   os << "\n  Thread " << T << "'s masks in " << cta << ": make_mask(tCcX, shape(mX)) = elem_less(coord, shape)\n"
      << "  1 = inside (load / store it), 0 = outside (load 0 instead / skip the store)\n";
-  print_side_by_side(os,
+  tut::print_side_by_side(os,
                      {mask_grid("tCpA(_,_,_," + str(k_last) + ")", 'm', 'k', tCcA(_, _, _, k_last), tCpA(_, _, _, k_last)),
                       mask_grid("tCpB(_,_,_," + str(k_last) + ")", 'n', 'k', tCcB(_, _, _, k_last), tCpB(_, _, _, k_last)),
                       mask_grid("tCpC", 'm', 'n', tCcC, tCpC)},
-                     26);
+                     26, "   ");
 
   std::vector<std::pair<std::int64_t, std::int64_t>> inside;
   for (int i = 0; i < int(size(tCpC)); ++i)

@@ -21,16 +21,6 @@ using tut::print_item;
 
 std::string str(long long v) { return std::to_string(v); }
 
-// Distinct values as tut::ranges() does, but a long run of one stride > 1 as {first, second, .., last}.
-std::string compact(std::vector<std::int64_t> v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  bool strided = v.size() > 4 && v[1] - v[0] > 1;
-  for (std::size_t i = 2; strided && i < v.size(); ++i) strided = v[i] - v[i - 1] == v[1] - v[0];
-  if (!strided) return tut::ranges(v);
-  return "{" + str(v[0]) + ", " + str(v[1]) + ", .., " + str(v.back()) + "}";
-}
-
 // "rows R x k K" of a partitioned identity tensor (first mode of each coordinate, then the second).
 template <class CoordTensor>
 std::string elements(CoordTensor const& c, char const* row, char const* col) {
@@ -39,28 +29,7 @@ std::string elements(CoordTensor const& c, char const* row, char const* col) {
     r.push_back(i);
     k.push_back(j);
   }
-  return std::string(row) + " " + compact(r) + " x " + col + " " + compact(k);
-}
-
-// Two CharGrids side by side, each with a title; one cell = cell_rows x 1 elements.
-void print_maps(std::ostream& os, tut::CharGrid const& a, std::string const& ta, tut::CharGrid const& b,
-                std::string const& tb, int cell_rows) {
-  auto cells = [](tut::CharGrid const& g, int r) {  // one row, a space every 8 cells
-    std::string line;
-    for (int c = 0; c < g.cols; ++c) line += (c && c % 8 == 0 ? " " : "") + std::string(1, g.at(r, c));
-    return line;
-  };
-  auto ruler = [](int cols) {  // the first k of every group of 8
-    std::string line;
-    for (int c = 0; c < cols; c += 8) line += std::string(c ? " " : "") + (str(c) + "        ").substr(0, 8);
-    return line.substr(0, line.find_last_not_of(' ') + 1);
-  };
-  int const width = std::max(int(cells(a, 0).size()), int(ta.size())) + 4;
-  os << "         " << std::left << std::setw(width) << ta << tb << std::right << '\n';
-  os << "     k   " << std::left << std::setw(width) << ruler(a.cols) << ruler(b.cols) << std::right << '\n';
-  for (int r = 0; r < a.rows && r < b.rows; ++r)
-    os << "  " << std::setw(5) << r * cell_rows << "  " << std::left << std::setw(width) << cells(a, r) << cells(b, r)
-       << std::right << '\n';
+  return std::string(row) + " " + tut::ranges_compact(r) + " x " + col + " " + tut::ranges_compact(k);
 }
 
 template <class Cfg>
@@ -184,8 +153,12 @@ void trace_config(std::ostream& os, tut::Options const& o, char const* cfg_name)
   auto written = tut::coords_of(thr_copy_a.partition_D(csA));
   auto read = tut::coords_of(thr_mma.partition_A(csA));
   os << "\n  Thread " << T << " in sA (one cell = 4 rows x 1 k; # all, + some, . none of the 4):\n";
-  print_maps(os, tut::ownership_grid(written, bm, bk, 4, 1), "writes (tAsA)", tut::ownership_grid(read, bm, bk, 4, 1),
-             "reads (tCsA)", 4);
+  auto map = [&](auto const& owned, std::string const& title) {
+    tut::TextBlock b = tut::grid_lines(tut::ownership_grid(owned, bm, bk, 4, 1), 4, 1, "k");
+    b.insert(b.begin(), "      " + title);
+    return b;
+  };
+  tut::print_side_by_side(os, {map(written, "writes (tAsA)"), map(read, "reads (tCsA)")}, 46);
   os << "  It reads values that other threads wrote: hence barrier 1. It writes values that other threads\n"
      << "  read: hence barrier 2 before the next k-tile's copy.\n";
 

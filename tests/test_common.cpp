@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,26 @@ TEST_CASE("ranges() compresses sorted runs", "[print]") {
   CHECK(tut::ranges({5}) == "{5}");
   CHECK(tut::ranges({}) == "{}");
   CHECK(tut::ranges({0, 16, 32}) == "{0, 16, 32}");
+}
+
+TEST_CASE("ranges_compact shortens one long strided run", "[print]") {
+  CHECK(tut::ranges_compact({0, 8, 16, 24, 32, 40}) == "{0, 8, .., 40}");
+  CHECK(tut::ranges_compact({0, 8, 16, 24}) == "{0, 8, 16, 24}");        // short: listed
+  CHECK(tut::ranges_compact({0, 1, 2, 3, 4, 5}) == "{0..5}");            // stride 1: a range
+  CHECK(tut::ranges_compact({0, 8, 16, 25, 32, 40}) == "{0, 8, 16, 25, 32, 40}");
+}
+
+TEST_CASE("grid_lines and print_side_by_side lay out pictures in columns", "[print]") {
+  tut::CharGrid g(2, 9, '.');
+  g.at(1, 8) = '#';
+  auto lines = tut::grid_lines(g, 4, 2, "k");
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "      0        16 <- k");
+  CHECK(lines[1] == "    0 ........ .");
+  CHECK(lines[2] == "    4 ........ #");
+  std::ostringstream os;
+  tut::print_side_by_side(os, {{"a", "xy"}, {"b"}, {"c", "z"}}, 4, "> ");
+  CHECK(os.str() == "> a   b   c\n> xy      z\n");
 }
 
 TEST_CASE("ownership_grid marks whole, partial and empty cells", "[print]") {

@@ -34,23 +34,51 @@ std::pair<std::string, std::string> rows_cols(std::vector<std::pair<std::int64_t
   return {ranges(r), ranges(c)};
 }
 
-void print_grid(std::ostream& os, CharGrid const& g, int cell_rows, int cell_cols, std::string const& indent) {
+std::string ranges_compact(std::vector<std::int64_t> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  bool strided = v.size() > 4 && v[1] - v[0] > 1;
+  for (std::size_t i = 2; strided && i < v.size(); ++i) strided = v[i] - v[i - 1] == v[1] - v[0];
+  if (!strided) return ranges(v);
+  return "{" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", .., " + std::to_string(v.back()) + "}";
+}
+
+TextBlock grid_lines(CharGrid const& g, int cell_rows, int cell_cols, std::string const& col_name) {
   constexpr int kGroup = 8;  // a space every 8 cells keeps the columns countable
-  // Ruler: the first element column of every group of 8 cells.
-  os << indent << "      ";
-  for (int c = 0; c < g.cols; c += kGroup) {
-    std::string label = std::to_string(c * cell_cols);
-    int const width = std::min(kGroup, g.cols - c) + 1;
-    os << std::left << std::setw(width) << label << std::right;
-  }
-  os << " <- col\n";
+  TextBlock out;
+  std::ostringstream ruler;  // the first element column of every group of 8 cells
+  ruler << "      ";
+  for (int c = 0; c < g.cols; c += kGroup)
+    ruler << std::left << std::setw(std::min(kGroup, g.cols - c) + 1) << c * cell_cols << std::right;
+  ruler << " <- " << col_name;
+  out.push_back(ruler.str());
   for (int r = 0; r < g.rows; ++r) {
-    os << indent << std::setw(5) << r * cell_rows << ' ';
+    std::ostringstream line;
+    line << std::setw(5) << r * cell_rows << ' ';
     for (int c = 0; c < g.cols; ++c) {
-      if (c && c % kGroup == 0) os << ' ';
-      os << g.at(r, c);
+      if (c && c % kGroup == 0) line << ' ';
+      line << g.at(r, c);
     }
-    os << '\n';
+    out.push_back(line.str());
+  }
+  return out;
+}
+
+void print_grid(std::ostream& os, CharGrid const& g, int cell_rows, int cell_cols, std::string const& indent) {
+  for (auto const& line : grid_lines(g, cell_rows, cell_cols)) os << indent << line << '\n';
+}
+
+void print_side_by_side(std::ostream& os, std::vector<TextBlock> const& blocks, int width, std::string const& indent) {
+  std::size_t rows = 0;
+  for (auto const& b : blocks) rows = std::max(rows, b.size());
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::string line = indent;
+    for (auto const& b : blocks) {
+      std::string const field = i < b.size() ? b[i] : std::string();
+      line += field + std::string(std::size_t(std::max<int>(1, width - int(field.size()))), ' ');
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    os << line << '\n';
   }
 }
 

@@ -59,6 +59,9 @@ std::string cute_str(T const& x) {
 /// \brief Sorted, de-duplicated integers as ranges: {0..3, 64..67}.
 std::string ranges(std::vector<std::int64_t> v);
 
+/// \brief Like ranges(), but a run with one stride > 1 (more than 4 values) as {first, second, .., last}.
+std::string ranges_compact(std::vector<std::int64_t> v);
+
 /// \brief The (row,col) of every element of a tensor of coordinates, in the tensor's own order.
 /// Pass the partition of an identity tensor to learn which elements a partition addresses.
 template <class CoordTensor>
@@ -87,9 +90,21 @@ struct CharGrid {
   char at(int r, int c) const { return cells[std::size_t(r) * cols + c]; }         ///< cell (r,c)
 };
 
-/// \brief Print \p g with row labels on the left: each cell stands for a \p cell_rows × \p cell_cols block
-/// of elements, so labels give the first element row/col of each cell.
+/// \brief Lines of text: one column of print_side_by_side().
+using TextBlock = std::vector<std::string>;
+
+/// \brief \p g as lines: a ruler naming the first element col of every 8 cells ("<- \p col_name"), then
+/// one line per row of cells, labelled with its first element row. Each cell stands for a
+/// \p cell_rows × \p cell_cols block of elements.
+TextBlock grid_lines(CharGrid const& g, int cell_rows, int cell_cols, std::string const& col_name = "col");
+
+/// \brief Print grid_lines(), each line behind \p indent.
 void print_grid(std::ostream& os, CharGrid const& g, int cell_rows, int cell_cols, std::string const& indent = "  ");
+
+/// \brief Print \p blocks next to each other, each in a column \p width wide (at least one blank between
+/// columns), behind \p indent; trailing blanks are trimmed.
+void print_side_by_side(std::ostream& os, std::vector<TextBlock> const& blocks, int width,
+                        std::string const& indent = "  ");
 
 /// \brief Ownership map of a tile_rows×tile_cols tile, one cell per cell_rows×cell_cols block:
 /// '#' the block is wholly in \p owned, '+' partly, '.' not at all.
