@@ -199,11 +199,6 @@ void trace(std::ostream& os, tut::Options const& o) {
     os << "  " << cta << " is whole in M and N; see a cut one with --block " << gx - 1 << "," << gy - 1 << "\n";
 }
 
-tut::OperandStrides strides(tut::Problem const& p) {
-  int const M = int(p.m), N = int(p.n), K = int(p.k);
-  return tut::strides_of(make_layout_A(M, K), make_layout_B(N, K), make_layout_C(M, N));
-}
-
 }  // namespace
 
 tut::Step const& step() {
@@ -217,7 +212,7 @@ tut::Step const& step() {
       size<0>(CtaTiler{}),
       size<1>(CtaTiler{}),
       &unsupported,
-      &strides,
+      &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>,
       &trace,
       &launch,
   };

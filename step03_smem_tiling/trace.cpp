@@ -180,11 +180,6 @@ void trace(std::ostream& os, tut::Options const& o) {
     trace_config<Default::Scalar>(os, o, "Default::Scalar");
 }
 
-tut::OperandStrides strides(tut::Problem const& p) {
-  int const M = int(p.m), N = int(p.n), K = int(p.k);
-  return tut::strides_of(make_layout_A(M, K), make_layout_B(N, K), make_layout_C(M, N));
-}
-
 }  // namespace
 
 tut::Step const& step() {
@@ -198,7 +193,7 @@ tut::Step const& step() {
       size<0>(Default::CtaTiler{}),
       size<1>(Default::CtaTiler{}),
       &unsupported,
-      &strides,
+      &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>,
       &trace,
       &launch,
   };
