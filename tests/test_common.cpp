@@ -10,7 +10,6 @@
 
 #include "catch.hpp"
 #include "tut/cli.hpp"
-#include "tut/harness.hpp"
 #include "tut/print.hpp"
 #include "tut/random.hpp"
 #include "tut/reference.hpp"
@@ -265,18 +264,4 @@ TEST_CASE("the command line parses good input and rejects bad input", "[cli]") {
     CAPTURE(bad);
     CHECK_THROWS_AS(parse(bad), tut::UsageError);
   }
-}
-
-TEST_CASE("a problem larger than the GPU's free memory is bad usage", "[harness]") {
-  tut::Step s{};
-  s.name = "stepXX";
-  s.in_type = tut::DType::f32;
-  tut::DeviceInfo dev;
-  dev.usable = true;
-  dev.name = "test GPU";
-  dev.free_bytes = std::size_t(1) << 30;                           // 1 GiB free
-  CHECK_NOTHROW(tut::check_device_memory(s, {8192, 8192, 4096}, dev));  // A, B 128 MiB, C 256 MiB
-  CHECK_THROWS_AS(tut::check_device_memory(s, {16384, 16384, 4096}, dev), tut::UsageError);  // C alone 1 GiB
-  s.in_type = tut::DType::f16;                                      // fp16 inputs take half the bytes
-  CHECK_NOTHROW(tut::check_device_memory(s, {8192, 8192, 8192}, dev));
 }
