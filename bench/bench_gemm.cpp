@@ -1,9 +1,12 @@
-// bench_gemm: every step's kernel against cuBLAS, on the same sizes, in the same run.
+// bench_gemm: every registered step's kernels against cuBLAS, on the same sizes, in the same run.
 //
 // Each benchmark iteration is one kernel launch timed with CUDA events (manual time). Counters:
 //   TFLOP/s        2·M·N·K / time
-//   vs_cuBLAS      this kernel's TFLOP/s / cuBLAS's at the same size, same run (cuBLAS runs first)
+//   vs_cuBLAS      this kernel's TFLOP/s / cuBLAS's at the same size, input type and operand
+//                  convention, same run (cuBLAS runs first)
 //   max_rel_diff   max |C − C_cuBLAS| / max |C_cuBLAS|, checked once before timing
+// Every variant of every step runs (tut::all_steps(), the list CMake registers). A kernel whose result
+// differs from cuBLAS is reported as an error and makes the program exit 1.
 // Default sizes: 256x128x32, 1024^3, 2048^3, 4096^3 and the ragged 1000x999x777. Run with
 // --benchmark_filter=... to pick; --sizes=MxNxK,... replaces the default sizes.
 #include <algorithm>
@@ -17,57 +20,79 @@
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
 
-#include "step01_naive.hpp"
-#include "step02_local_tile.hpp"
-#include "step03_smem_tiling.hpp"
 #include "tut/buffers.hpp"
 #include "tut/cuda_check.hpp"
 #include "tut/random.hpp"
+#include "tut/steps.hpp"
 #include "tut/timing.hpp"
 
 namespace {
-
-// The steps under test, in tutorial order.
-std::vector<tut::Step const*> steps() { return {&step01::step(), &step02::step(), &step03::step()}; }
 
 void cublas_check(cublasStatus_t s, char const* what) {
   if (s != CUBLAS_STATUS_SUCCESS) throw tut::CudaError(std::string(what) + " failed: cuBLAS status " + std::to_string(int(s)));
 }
 
-// Device operands of one size, shared by every benchmark of that size.
+cublasHandle_t g_cublas = nullptr;
+bool g_mismatch = false;                          // a kernel differed from cuBLAS: exit 1
+std::map<std::string, double> g_cublas_tflops;    // baseline key -> cuBLAS TFLOP/s in this run
+
+// Device operands of one size, input type and convention, shared by every benchmark of that kind.
 struct Operands {
   tut::Problem p;
-  tut::DeviceBuffer<float> A, B, C, C_ref;
-  explicit Operands(tut::Problem q)
-      : p(q), A(std::size_t(q.m * q.k)), B(std::size_t(q.n * q.k)), C(std::size_t(q.m * q.n)),
-        C_ref(std::size_t(q.m * q.n)) {
-    std::vector<float> h(A.size());
-    tut::fill_inputs(h, tut::DType::f32, tut::Init::random, tut::fresh_seed());
-    A.upload(h);
-    h.resize(B.size());
-    tut::fill_inputs(h, tut::DType::f32, tut::Init::random, tut::fresh_seed());
-    B.upload(h);
+  tut::DType type;
+  tut::Convention conv;
+  tut::DeviceBuffer<unsigned char> A, B;
+  tut::DeviceBuffer<float> C, C_ref;
+  Operands(tut::Problem q, tut::DType t, tut::Convention c)
+      : p(q), type(t), conv(c), A(std::size_t(q.m * q.k) * tut::dtype_bytes(t)),
+        B(std::size_t(q.n * q.k) * tut::dtype_bytes(t)), C(std::size_t(q.m * q.n)), C_ref(std::size_t(q.m * q.n)) {
+    fill(A, std::size_t(q.m * q.k));
+    fill(B, std::size_t(q.n * q.k));
+  }
+  void fill(tut::DeviceBuffer<unsigned char>& d, std::size_t count) const {
+    std::vector<float> h(count);
+    tut::fill_inputs(h, type, tut::Init::random, tut::fresh_seed());
+    if (type == tut::DType::f16) {
+      auto bits = tut::to_f16_bits(h);
+      TUT_CUDA_CHECK(cudaMemcpy(d.get(), bits.data(), d.bytes(), cudaMemcpyHostToDevice));
+    } else {
+      TUT_CUDA_CHECK(cudaMemcpy(d.get(), h.data(), d.bytes(), cudaMemcpyHostToDevice));
+    }
   }
 };
-
-std::map<std::string, double> g_cublas_tflops;  // "MxNxK" -> cuBLAS TFLOP/s in this run
-cublasHandle_t g_cublas = nullptr;
 
 std::string size_name(tut::Problem const& p) {
   return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
 }
 
-// C (M,N) row-major = A (M,K) M-major · B (N,K)ᵀ N-major. In cuBLAS's column-major terms that is
-// Cᵀ (N×M, ld N) = B (N×K, ld N) · Aᵀ, A being M×K with ld M. Plain FP32 (no TF32).
-void cublas_sgemm(Operands& o, float* C) {
+// "fp32_NT": the input type and the transposes, in BLAS's terms for C = A·Bᵀ with A, B column-major:
+// N for an M-major A, T for a K-major one; T for an N-major B, N for a K-major one.
+std::string kind_of(tut::DType t, tut::Convention const& c) {
+  return std::string(tut::dtype_name(t)) + (c.a == tut::Major::mn ? "_N" : "_T") + (c.b == tut::Major::mn ? "T" : "N");
+}
+
+// "fp32_NT/4096x4096x4096": which cuBLAS run a kernel is compared with.
+std::string baseline_key(Operands const& o) { return kind_of(o.type, o.conv) + "/" + size_name(o.p); }
+
+// C (M,N) row-major = A (M,K) · B (N,K)ᵀ, in cuBLAS's column-major terms Cᵀ (N×M, ld N) = B' · A'':
+// B' is B as an N×K matrix (N-major: op N, ld N; K-major: it is stored K×N, so op T, ld K) and A'' is
+// Aᵀ (M-major: stored M×K, so op T, ld M; K-major: stored K×M, op N, ld K). fp32 operands use plain
+// FP32 (no TF32); fp16 operands multiply in fp16 and accumulate and store fp32.
+void cublas_gemm(Operands& o, float* C) {
   float const one = 1.f, zero = 0.f;
   int const M = int(o.p.m), N = int(o.p.n), K = int(o.p.k);
-  cublas_check(cublasSgemm(g_cublas, CUBLAS_OP_N, CUBLAS_OP_T, N, M, K, &one, o.B.get(), N, o.A.get(), M, &zero, C, N),
-               "cublasSgemm");
+  bool const b_n = o.conv.b == tut::Major::mn, a_m = o.conv.a == tut::Major::mn;
+  cublasOperation_t const op_b = b_n ? CUBLAS_OP_N : CUBLAS_OP_T, op_a = a_m ? CUBLAS_OP_T : CUBLAS_OP_N;
+  int const ldb = b_n ? N : K, lda = a_m ? M : K;
+  if (o.conv.c != tut::Order::row) throw tut::CudaError("bench_gemm: only row-major C is benchmarked");
+  cudaDataType_t const t = o.type == tut::DType::f16 ? CUDA_R_16F : CUDA_R_32F;
+  cublas_check(cublasGemmEx(g_cublas, op_b, op_a, N, M, K, &one, o.B.get(), t, ldb, o.A.get(), t, lda, &zero, C,
+                            CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+               "cublasGemmEx");
 }
 
 template <class Launch>
-void time_loop(benchmark::State& state, tut::Problem const& p, bool vs_cublas, Launch&& launch) {
+void time_loop(benchmark::State& state, Operands const& o, bool vs_cublas, Launch&& launch) {
   launch();  // warm-up
   TUT_CUDA_CHECK(cudaDeviceSynchronize());
   tut::GpuTimer timer;
@@ -80,27 +105,25 @@ void time_loop(benchmark::State& state, tut::Problem const& p, bool vs_cublas, L
     state.SetIterationTime(ms * 1e-3);
   }
   TUT_CUDA_CHECK(cudaGetLastError());
-  double const tflops = tut::gemm_tflops(p.m, p.n, p.k, total_ms / double(state.iterations()));
+  double const tflops = tut::gemm_tflops(o.p.m, o.p.n, o.p.k, total_ms / double(state.iterations()));
   state.counters["TFLOP/s"] = tflops;
-  auto it = g_cublas_tflops.find(size_name(p));
+  auto it = g_cublas_tflops.find(baseline_key(o));
   if (vs_cublas && it != g_cublas_tflops.end() && it->second > 0) state.counters["vs_cuBLAS"] = tflops / it->second;
 }
 
 void bench_cublas(benchmark::State& state, std::shared_ptr<Operands> o) {
   try {
-    time_loop(state, o->p, false, [&] { cublas_sgemm(*o, o->C_ref.get()); });
-    g_cublas_tflops[size_name(o->p)] = state.counters["TFLOP/s"];
+    time_loop(state, *o, false, [&] { cublas_gemm(*o, o->C_ref.get()); });
+    g_cublas_tflops[baseline_key(*o)] = state.counters["TFLOP/s"];
   } catch (std::exception const& e) {
     state.SkipWithError(e.what());
   }
 }
 
-using LaunchFn = void (*)(tut::GemmArgs const&, cudaStream_t);
-
-// max |C − C_ref| / max |C_ref|, after one launch of the step into a poisoned C.
-double rel_diff_vs_cublas(Operands& o, LaunchFn launch) {
+// max |C − C_ref| / max |C_ref|, after one launch of the kernel into a poisoned C.
+double rel_diff_vs_cublas(Operands& o, tut::LaunchFn launch) {
   o.C.fill_bytes(0xFF);
-  cublas_sgemm(o, o.C_ref.get());
+  cublas_gemm(o, o.C_ref.get());
   launch({o.p, o.A.get(), o.B.get(), o.C.get()}, nullptr);
   TUT_CUDA_CHECK(cudaGetLastError());
   std::vector<float> c, r;
@@ -114,23 +137,22 @@ double rel_diff_vs_cublas(Operands& o, LaunchFn launch) {
   return scale > 0 ? diff / scale : diff;
 }
 
-
-void bench_launch(benchmark::State& state, LaunchFn launch, std::shared_ptr<Operands> o) {
+void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_ptr<Operands> o) {
   try {
-    double const diff = rel_diff_vs_cublas(*o, launch);
-    if (!(diff <= 1e-4)) {
+    // fp32 inputs: both sides accumulate fp32 in different orders; fp16 inputs: tensor-core rounding.
+    double const limit = o->type == tut::DType::f16 ? 1e-3 : 1e-4;
+    double const diff = rel_diff_vs_cublas(*o, v->launch);
+    if (!(diff <= limit)) {
+      g_mismatch = true;
       state.SkipWithError(("result differs from cuBLAS: max rel diff " + std::to_string(diff)).c_str());
       return;
     }
-    time_loop(state, o->p, true, [&] { launch({o->p, o->A.get(), o->B.get(), o->C.get()}, nullptr); });
+    time_loop(state, *o, true, [&] { v->launch({o->p, o->A.get(), o->B.get(), o->C.get()}, nullptr); });
     state.counters["max_rel_diff"] = diff;
   } catch (std::exception const& e) {
+    g_mismatch = true;
     state.SkipWithError(e.what());
   }
-}
-
-void bench_step(benchmark::State& state, tut::Step const* s, std::shared_ptr<Operands> o) {
-  bench_launch(state, s->launch, o);
 }
 
 std::vector<tut::Problem> parse_sizes(std::string const& list) {
@@ -174,7 +196,7 @@ int main(int argc, char** argv) {
   tut::DeviceInfo const dev = tut::query_device();
   if (!dev.usable) {
     std::printf("bench_gemm: no usable GPU (%s); nothing to time\n", dev.why.c_str());
-    return 0;
+    return tut::require_gpu() ? 3 : 0;
   }
   benchmark::AddCustomContext("gpu", dev.name + " (sm_" + std::to_string(dev.cc()) + ", " +
                                          std::to_string(dev.sm_count) + " SMs)");
@@ -182,26 +204,29 @@ int main(int argc, char** argv) {
   cublas_check(cublasSetMathMode(g_cublas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
 
   for (auto const& p : sizes) {
-    auto o = std::make_shared<Operands>(p);
-    std::string const tag = size_name(p);
-    // cuBLAS first: the steps' vs_cuBLAS counters divide by its result.
-    benchmark::RegisterBenchmark(("cublas_sgemm/" + tag).c_str(), bench_cublas, o)
-        ->UseManualTime()->Unit(benchmark::kMillisecond);
-    for (tut::Step const* s : steps()) {
-      if (s->in_type != tut::DType::f32 || !s->unsupported(p).empty()) continue;
-      benchmark::RegisterBenchmark((std::string(s->name) + "/" + tag).c_str(), bench_step, s, o)
-          ->UseManualTime()->Unit(benchmark::kMillisecond);
-    }
-    // Step 03's other configurations (variants()[0] is its Default, timed above): what we tried.
-    for (std::size_t i = 1; i < step03::variants().size(); ++i) {
-      auto const& v = step03::variants()[i];
-      benchmark::RegisterBenchmark(("step03_smem_tiling/" + std::string(v.name) + "/" + tag).c_str(), bench_launch,
-                                   v.launch, o)
-          ->UseManualTime()->Unit(benchmark::kMillisecond);
+    // One set of operands (and one cuBLAS baseline, timed first) per input type and convention.
+    std::map<std::string, std::shared_ptr<Operands>> operands;
+    for (auto const& r : tut::all_steps()) {
+      tut::Step const& s = *r.step;
+      if (dev.cc() < s.min_cc || !tut::unsupported(s, p).empty()) continue;
+      std::string const key = kind_of(s.in_type, s.convention);
+      auto& o = operands[key];
+      if (!o) {
+        o = std::make_shared<Operands>(p, s.in_type, s.convention);
+        benchmark::RegisterBenchmark(("cublas_" + key + "/" + size_name(p)).c_str(), bench_cublas, o)
+            ->UseManualTime()->Unit(benchmark::kMillisecond);
+      }
+      for (std::size_t i = 0; i < s.variants.size(); ++i) {
+        // The default variant is "<step>/<size>"; the others "<step>/<variant>/<size>".
+        std::string const name = s.name + "/" + (i ? s.variants[i].name + "/" : "") + size_name(p);
+        benchmark::RegisterBenchmark(name.c_str(), bench_variant, &s.variants[i], o)
+            ->UseManualTime()->Unit(benchmark::kMillisecond);
+      }
     }
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   cublasDestroy(g_cublas);
-  return 0;
+  if (g_mismatch) std::fprintf(stderr, "bench_gemm: some kernels differ from cuBLAS (see the errors above)\n");
+  return g_mismatch ? 1 : 0;
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The GPU acceptance run, for a machine with a GPU and a built tree:
-#   GPU tests, compute-sanitizer (memcheck, racecheck) on ragged shapes, Nsight Compute's shared-memory
-#   bank-conflict counters, and the benchmark against cuBLAS. Logs go to <out-dir>; a summary to stdout.
+# The GPU acceptance run, for a machine with a GPU and a built tree. For every registered step
+# (<build>/tut_steps.txt): the GPU tests (verification on many shapes, the owner test, the planted
+# faults, every variant) with TUT_REQUIRE_GPU=1, compute-sanitizer (memcheck, racecheck) on two ragged
+# shapes, Nsight Compute's shared-memory bank-conflict counters, and the benchmark against cuBLAS.
+# Logs go to <out-dir>; a summary to stdout. Exits non-zero if any test failed or was skipped, if a
+# sanitizer reported an error, or if the benchmark found a kernel that differs from cuBLAS.
 # Usage: scripts/gpu_check.sh <out-dir> [build-dir]
 set -uo pipefail
 out="${1:?usage: scripts/gpu_check.sh <out-dir> [build-dir]}"
@@ -9,32 +12,50 @@ build="$(cd "${2:-build}" && pwd)"
 bin="$build/bin"
 mkdir -p "$out"
 log="$out/log.txt"
+export TUT_REQUIRE_GPU=1
+status=0
 nvidia-smi -L | tee "$log"
 
-(cd "$build" && ctest -L gpu -j6 --output-on-failure) > "$out/ctest_gpu.txt" 2>&1
-echo "ctest -L gpu: exit $?; $(grep -E 'tests passed' "$out/ctest_gpu.txt")" | tee -a "$log"
+(cd "$build" && ctest -L gpu -j4 --output-on-failure) > "$out/ctest_gpu.txt" 2>&1
+rc=$?
+summary=$(grep -E 'tests passed' "$out/ctest_gpu.txt")
+total=$(echo "$summary" | sed -nE 's/.* out of ([0-9]+).*/\1/p')
+skipped=$(grep -cE '\*\*\*Skipped|Not Run' "$out/ctest_gpu.txt")
+echo "ctest -L gpu: exit $rc; $summary; ran ${total:-0} GPU tests, $skipped skipped" | tee -a "$log"
+if [ "$rc" -ne 0 ] || [ "$skipped" -ne 0 ] || [ "${total:-0}" -eq 0 ]; then status=1; fi
 
-{ "$bin/step01_naive"; echo "exit $?"; "$bin/step01_naive" --thread 17 --block 1,0; echo "exit $?"; } > "$out/step01.txt" 2>&1
-
-for step in step02_local_tile step03_smem_tiling; do
-  for shape in "--m 259 --n 131 --k 37" "--m 132 --n 260 --k 36"; do
+while read -r step sizes _input _cc; do
+  if [ "$sizes" = ANY ]; then shapes=("--m 259 --n 131 --k 37" "--m 132 --n 260 --k 36"); else shapes=(""); fi
+  for shape in "${shapes[@]}"; do
     for tool in memcheck racecheck; do
       echo "== $tool $step $shape"
-      compute-sanitizer --tool "$tool" "$bin/$step" --quiet --iters 0 $shape 2>&1 | grep -E "SUMMARY|result"
+      # shellcheck disable=SC2086
+      compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin/$step" --quiet --iters 0 $shape 2>&1 |
+        grep -E "SUMMARY|result"
+      [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "   FAILED"; status=1; }
     done
   done
-done > "$out/sanitizer.txt" 2>&1
+done < "$build/tut_steps.txt" > "$out/sanitizer.txt" 2>&1
 tee -a "$log" < "$out/sanitizer.txt"
+grep -q FAILED "$out/sanitizer.txt" && status=1
 
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-for shape in "--m 1024 --n 1024 --k 1024" "--m 1024 --n 1023 --k 1024"; do
-  echo "== ncu step03_smem_tiling $shape"
-  ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel "$bin/step03_smem_tiling" --quiet --iters 0 \
-    $shape 2>&1 | grep -E "gemm_kernel|bank_conflicts"
-done > "$out/ncu.txt" 2>&1
+while read -r step sizes _input _cc; do
+  for shape in "--m 1024 --n 1024 --k 1024" "--m 1024 --n 1023 --k 1024"; do
+    [ "$sizes" = ANY ] || [ "$shape" = "--m 1024 --n 1024 --k 1024" ] || continue
+    echo "== ncu $step $shape"
+    # shellcheck disable=SC2086
+    ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel "$bin/$step" --quiet --iters 0 $shape 2>&1 |
+      grep -E "gemm_kernel|bank_conflicts"
+  done
+done < "$build/tut_steps.txt" > "$out/ncu.txt" 2>&1
 tee -a "$log" < "$out/ncu.txt"
 
 "$bin/bench_gemm" --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json \
   > "$out/bench.txt" 2>&1
-echo "bench_gemm: exit $?" | tee -a "$log"
-grep -E "/(4096x4096x4096|1000x999x777)/" "$out/bench.txt" | tee -a "$log"
+rc=$?
+echo "bench_gemm: exit $rc" | tee -a "$log"
+[ "$rc" -eq 0 ] || status=1
+grep -E "/(4096x4096x4096|1000x999x777) " "$out/bench.txt" | tee -a "$log"
+echo "gpu_check: $([ $status -eq 0 ] && echo PASS || echo FAIL)" | tee -a "$log"
+exit $status

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Rewrites tests/golden/*.txt from the current binaries (as listed in tests/goldens.cmake).
+# Rewrites tests/golden/*.txt from the current binaries, as the build lists them (<build>/tut_goldens.txt,
+# written by tut_register_steps() from the add_tutorial_step() calls).
 # Usage: scripts/regen_golden.sh [build-dir]     (default: build)
 # Review `git diff tests/golden` before committing: every change there is a change in what learners see.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
 cmake --build "$build"
-grep -E '^tut_golden\(' "$root/tests/goldens.cmake" | sed -E 's/^tut_golden\((.*)\)\s*$/\1/' |
 while read -r step file args; do
   # shellcheck disable=SC2086
   "$build/bin/$step" $args > "$root/tests/golden/$file.txt"
   echo "wrote tests/golden/$file.txt"
-done
+done < "$build/tut_goldens.txt"

@@ -5,11 +5,7 @@
 /// so what is printed is what runs.
 #pragma once
 
-#include <string>
-
 #include <cute/tensor.hpp>
-
-#include "tut/problem.hpp"
 
 namespace step01 {
 
@@ -33,11 +29,14 @@ CUTE_HOST_DEVICE auto make_layout_C(int M, int N) { return make_layout(make_shap
 /// (thr,val) -> position in the 64-element block; the rest of the 128 is the second block.
 using PermutationMN = Layout<Shape<_16, _4>, Stride<_4, _1>>;
 
-/// \brief The TiledMMA: a 1×1×1 scalar FMA atom, tiled over 16×16 threads (thread t sits at
-/// (t/16, t%16): row-major over (M,N)), with the (16,4):(4,1) permutation of M and N.
+/// \brief The threads of the TiledMMA: 16×16, thread t at (t/16, t%16), row-major over (M,N).
+using ThrLayout = Layout<Shape<_16, _16, _1>, Stride<_16, _1, _0>>;  // (ThrM,ThrN,ThrK) -> thr_idx
+
+/// \brief The TiledMMA: a 1×1×1 scalar FMA atom, tiled over ThrLayout's 16×16 threads, with the
+/// (16,4):(4,1) permutation of M and N.
 CUTE_HOST_DEVICE auto make_tiled_mma_fma() {
   return make_tiled_mma(UniversalFMA<Element, Element, Element>{},
-                        Layout<Shape<_16, _16, _1>, Stride<_16, _1, _0>>{},  // (ThrM,ThrN,ThrK) -> thr_idx
+                        ThrLayout{},                                         // (ThrM,ThrN,ThrK) -> thr_idx
                         Tile<PermutationMN, PermutationMN, Underscore>{});   // permutation of M, N, (K)
 }
 //! [tiled_mma]
@@ -48,14 +47,5 @@ using TiledMma = decltype(make_tiled_mma_fma());
 /// \brief Threads per CTA: one per thread of the TiledMMA.
 inline constexpr int kThreads = int(size(TiledMma{}));
 static_assert(kThreads == 256, "16x16 threads");
-
-/// \brief Empty if step 01 runs \p p; else why not, and which step lifts the limit.
-inline std::string unsupported(tut::Problem const& p) {
-  int const bm = size<0>(CtaTiler{}), bn = size<1>(CtaTiler{}), bk = size<2>(CtaTiler{});
-  if (p.m % bm == 0 && p.n % bn == 0 && p.k % bk == 0) return "";
-  return "step01_naive needs M and N to be multiples of " + std::to_string(bm) + " and K a multiple of " +
-         std::to_string(bk) + " (got M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) +
-         " K=" + std::to_string(p.k) + "); step02_local_tile handles any size";
-}
 
 }  // namespace step01

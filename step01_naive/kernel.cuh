@@ -5,6 +5,9 @@
 
 #include <cute/tensor.hpp>
 
+#include "tut/harness.hpp"
+#include "tut/owner.hpp"
+
 namespace step01 {
 
 using namespace cute;
@@ -19,7 +22,7 @@ void gemm_kernel(CtaTiler cta_tiler,
                  TA const* A, ALayout layout_a,
                  TB const* B, BLayout layout_b,
                  TC* C, CLayout layout_c,
-                 TiledMma mma)
+                 TiledMma mma, tut::Store store)
 {
   //! [preconditions]
   // ---- Preconditions --------------------------------------------------------------------------------
@@ -27,9 +30,10 @@ void gemm_kernel(CtaTiler cta_tiler,
   CUTE_STATIC_ASSERT_V(rank(layout_a) == Int<2>{});         // A is (M,K)
   CUTE_STATIC_ASSERT_V(rank(layout_b) == Int<2>{});         // B is (N,K)
   CUTE_STATIC_ASSERT_V(rank(layout_c) == Int<2>{});         // C is (M,N)
-  // The TiledMMA's permuted 64x64 tile must divide the CTA tile (it repeats twice in M and in N).
+  // The TiledMMA's permuted tile (16 threads x 4 values = 64 in M and in N) must divide the CTA tile.
   CUTE_STATIC_ASSERT_V(size<0>(cta_tiler) % tile_size<0>(mma) == Int<0>{});  // BLK_M % 64 == 0
   CUTE_STATIC_ASSERT_V(size<1>(cta_tiler) % tile_size<1>(mma) == Int<0>{});  // BLK_N % 64 == 0
+  CUTE_STATIC_ASSERT_V(tile_size<0>(mma) == Int<64>{} && tile_size<1>(mma) == Int<64>{});
   //! [preconditions]
 
   //! [tiles]
@@ -56,7 +60,8 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor tCrA = thr_mma.partition_fragment_A(gA(_,_,0));    // (MMA,MMA_M,MMA_K)
   Tensor tCrB = thr_mma.partition_fragment_B(gB(_,_,0));    // (MMA,MMA_N,MMA_K)
   Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N)
-  CUTE_STATIC_ASSERT_V(size(tCrC) == Int<64>{});            // 8 rows x 8 cols per thread
+  CUTE_STATIC_ASSERT_V(size<1>(tCrC) == Int<8>{} && size<2>(tCrC) == Int<8>{});  // 8 rows x 8 cols
+  CUTE_STATIC_ASSERT_V(size<2>(tCrA) == Int<8>{});          // 8 k_blocks: BLK_K, one k each
   clear(tCrC);
   //! [partition]
 
@@ -74,7 +79,9 @@ void gemm_kernel(CtaTiler cta_tiler,
 
   //! [epilogue]
   // ---- Epilogue -------------------------------------------------------------------------------------
-  copy(tCrC, tCgC);                                         // rmem -> gmem, 4 blocks of 4x4
+  // Store::owners (tests only): each thread stores its own id instead, through the same copy.
+  if (store == tut::Store::owners) tut::fill_owner_id(tCrC);
+  copy(tCrC, tCgC);                                         // rmem -> gmem, 8x8 entries
   //! [epilogue]
 }
 

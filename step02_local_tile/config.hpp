@@ -5,11 +5,7 @@
 /// so what is printed is what runs.
 #pragma once
 
-#include <string>
-
 #include <cute/tensor.hpp>
-
-#include "tut/problem.hpp"
 
 namespace step02 {
 
@@ -33,11 +29,14 @@ CUTE_HOST_DEVICE auto make_layout_C(int M, int N) { return make_layout(make_shap
 /// (thr,val) -> position in the 64-element block; the rest of the 128 is the second block.
 using PermutationMN = Layout<Shape<_16, _4>, Stride<_4, _1>>;
 
-/// \brief The TiledMMA: a 1×1×1 scalar FMA atom, tiled over 16×16 threads (thread t sits at
-/// (t/16, t%16): row-major over (M,N)), with the (16,4):(4,1) permutation of M and N.
+/// \brief The threads of the TiledMMA: 16×16, thread t at (t/16, t%16), row-major over (M,N).
+using ThrLayout = Layout<Shape<_16, _16, _1>, Stride<_16, _1, _0>>;  // (ThrM,ThrN,ThrK) -> thr_idx
+
+/// \brief The TiledMMA: a 1×1×1 scalar FMA atom, tiled over ThrLayout's 16×16 threads, with the
+/// (16,4):(4,1) permutation of M and N.
 CUTE_HOST_DEVICE auto make_tiled_mma_fma() {
   return make_tiled_mma(UniversalFMA<Element, Element, Element>{},
-                        Layout<Shape<_16, _16, _1>, Stride<_16, _1, _0>>{},  // (ThrM,ThrN,ThrK) -> thr_idx
+                        ThrLayout{},                                         // (ThrM,ThrN,ThrK) -> thr_idx
                         Tile<PermutationMN, PermutationMN, Underscore>{});   // permutation of M, N, (K)
 }
 //! [tiled_mma]
@@ -48,18 +47,5 @@ using TiledMma = decltype(make_tiled_mma_fma());
 /// \brief Threads per CTA: one per thread of the TiledMMA.
 inline constexpr int kThreads = int(size(TiledMma{}));
 static_assert(kThreads == 256, "16x16 threads");
-
-//! [mask]
-/// \brief The mask of a tensor of coordinates: 1 where the coordinate lies inside \p shape, 0 outside.
-/// Given an identity tensor tiled and partitioned like the data, it says which of a thread's elements
-/// exist. Lazy: a mask bit is computed (one elem_less) when it is read; the layout is the coordinates'.
-template <class CoordTensor, class Bounds>
-CUTE_HOST_DEVICE auto make_mask(CoordTensor const& coords, Bounds const& shape) {
-  return lazy::transform(coords, [shape](auto const& coord) { return elem_less(coord, shape); });
-}
-//! [mask]
-
-/// \brief Empty if step 02 runs \p p; else why not. Step 02 runs any M, N, K >= 1 (the CLI rejects < 1).
-inline std::string unsupported(tut::Problem const& /*p*/) { return ""; }
 
 }  // namespace step02

@@ -5,7 +5,9 @@
 
 #include <cute/tensor.hpp>
 
-#include "config.hpp"
+#include "tut/harness.hpp"
+#include "tut/mask.hpp"
+#include "tut/owner.hpp"
 
 namespace step02 {
 
@@ -21,7 +23,7 @@ void gemm_kernel(CtaTiler cta_tiler,
                  TA const* A, ALayout layout_a,
                  TB const* B, BLayout layout_b,
                  TC* C, CLayout layout_c,
-                 TiledMma mma)
+                 TiledMma mma, tut::Store store)
 {
   //! [preconditions]
   // ---- Preconditions --------------------------------------------------------------------------------
@@ -29,9 +31,10 @@ void gemm_kernel(CtaTiler cta_tiler,
   CUTE_STATIC_ASSERT_V(rank(layout_a) == Int<2>{});         // A is (M,K)
   CUTE_STATIC_ASSERT_V(rank(layout_b) == Int<2>{});         // B is (N,K)
   CUTE_STATIC_ASSERT_V(rank(layout_c) == Int<2>{});         // C is (M,N)
-  // The TiledMMA's permuted 64x64 tile must divide the CTA tile (it repeats twice in M and in N).
+  // The TiledMMA's permuted tile (16 threads x 4 values = 64 in M and in N) must divide the CTA tile.
   CUTE_STATIC_ASSERT_V(size<0>(cta_tiler) % tile_size<0>(mma) == Int<0>{});  // BLK_M % 64 == 0
   CUTE_STATIC_ASSERT_V(size<1>(cta_tiler) % tile_size<1>(mma) == Int<0>{});  // BLK_N % 64 == 0
+  CUTE_STATIC_ASSERT_V(tile_size<0>(mma) == Int<64>{} && tile_size<1>(mma) == Int<64>{});
   //! [preconditions]
 
   //! [tiles]
@@ -58,7 +61,8 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor tCrA = thr_mma.partition_fragment_A(gA(_,_,0));    // (MMA,MMA_M,MMA_K)
   Tensor tCrB = thr_mma.partition_fragment_B(gB(_,_,0));    // (MMA,MMA_N,MMA_K)
   Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N)
-  CUTE_STATIC_ASSERT_V(size(tCrC) == Int<64>{});            // 8 rows x 8 cols per thread
+  CUTE_STATIC_ASSERT_V(size<1>(tCrC) == Int<8>{} && size<2>(tCrC) == Int<8>{});  // 8 rows x 8 cols
+  CUTE_STATIC_ASSERT_V(size<2>(tCrA) == Int<8>{});          // 8 k_blocks: BLK_K, one k each
   clear(tCrC);
   //! [partition]
 
@@ -66,7 +70,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // ---- Predicates: which of this thread's elements lie inside the problem ---------------------------
   // An identity tensor holds coordinates instead of data: mcA(m,k) = (m,k). Tiled and partitioned with
   // exactly the calls the data gets, it gives the global coordinate of every element this thread
-  // touches; make_mask (config.hpp) turns each into elem_less(coord, shape): 1 inside, 0 outside.
+  // touches; tut::make_mask turns each into elem_less(coord, shape): 1 inside, 0 outside.
   Tensor mcA = make_identity_tensor(shape(mA));             // (M,K) -> (m,k)
   Tensor mcB = make_identity_tensor(shape(mB));             // (N,K) -> (n,k)
   Tensor mcC = make_identity_tensor(shape(mC));             // (M,N) -> (m,n)
@@ -76,13 +80,13 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor tCcA = thr_mma.partition_A(cA);                    // (MMA,MMA_M,MMA_K,k) -> (m,k)
   Tensor tCcB = thr_mma.partition_B(cB);                    // (MMA,MMA_N,MMA_K,k) -> (n,k)
   Tensor tCcC = thr_mma.partition_C(cC);                    // (MMA,MMA_M,MMA_N) -> (m,n)
-  Tensor tCpA = make_mask(tCcA, shape(mA));                 // (MMA,MMA_M,MMA_K,k) -> m<M && k<K
-  Tensor tCpB = make_mask(tCcB, shape(mB));                 // (MMA,MMA_N,MMA_K,k) -> n<N && k<K
-  Tensor tCpC = make_mask(tCcC, shape(mC));                 // (MMA,MMA_M,MMA_N) -> m<M && n<N
+  Tensor tCpA = tut::make_mask(tCcA, shape(mA));            // (MMA,MMA_M,MMA_K,k) -> m<M && k<K
+  Tensor tCpB = tut::make_mask(tCcB, shape(mB));            // (MMA,MMA_N,MMA_K,k) -> n<N && k<K
+  Tensor tCpC = tut::make_mask(tCcC, shape(mC));            // (MMA,MMA_M,MMA_N) -> m<M && n<N
   // Each mask has the shape of the data partition it guards.
   CUTE_STATIC_ASSERT_V(size<1>(tCpA) == size<1>(tCgA) && size<2>(tCpA) == size<2>(tCgA));  // MMA_M,MMA_K
   CUTE_STATIC_ASSERT_V(size<1>(tCpB) == size<1>(tCgB) && size<2>(tCpB) == size<2>(tCgB));  // MMA_N,MMA_K
-  CUTE_STATIC_ASSERT_V(size(tCpC) == size(tCgC));           // 64 = 8x8
+  CUTE_STATIC_ASSERT_V(size(tCpC) == size(tCgC));           // MMA x MMA_M x MMA_N
   //! [predicates]
 
   //! [mainloop]
@@ -102,6 +106,8 @@ void gemm_kernel(CtaTiler cta_tiler,
 
   //! [epilogue]
   // ---- Epilogue -------------------------------------------------------------------------------------
+  // Store::owners (tests only): each thread stores its own id instead, through the same copy.
+  if (store == tut::Store::owners) tut::fill_owner_id(tCrC);
   copy_if(tCpC, tCrC, tCgC);                                // rmem -> gmem, the entries inside C
   //! [epilogue]
 }

@@ -11,15 +11,15 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   CtaTiler cta_tiler;                                       // (BLK_M,BLK_N,BLK_K)
   TiledMma mma = make_tiled_mma_fma();
 
-  dim3 block(size(mma));                                    // 256 threads
-  dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per 128x128 tile of C
+  dim3 block(size(mma));                                    // kThreads
+  dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per BLK_M x BLK_N tile of C
             ceil_div(N, size<1>(cta_tiler)));
   gemm_kernel<<<grid, block, 0, stream>>>(
       cta_tiler,
       static_cast<Element const*>(args.A), make_layout_A(M, K),
       static_cast<Element const*>(args.B), make_layout_B(N, K),
       args.C, make_layout_C(M, N),
-      mma);
+      mma, args.store);
 }
 //! [launch]
 

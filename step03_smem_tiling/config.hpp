@@ -6,7 +6,7 @@
 /// so what is printed is what runs.
 #pragma once
 
-#include <string>
+#include <tuple>
 
 #include <cute/tensor.hpp>
 
@@ -57,6 +57,16 @@ CUTE_HOST_DEVICE auto make_tiled_copy_mn_major() {
 }
 //! [tiled_copy]
 
+//! [shared_storage]
+/// \brief The CTA's shared memory: one k-tile of A and one of B, laid out by the smem layouts. The kernel
+/// places one in dynamic shared memory; the launch passes sizeof(SharedStorage).
+template <class TA, class TB, class SmemLayoutA, class SmemLayoutB>
+struct SharedStorage {
+  alignas(16) ArrayEngine<TA, cosize_v<SmemLayoutA>> A;  ///< sA; 16-byte aligned for 128-bit accesses
+  alignas(16) ArrayEngine<TB, cosize_v<SmemLayoutB>> B;  ///< sB
+};
+//! [shared_storage]
+
 //! [config]
 /// \brief One configuration of the step-03 kernel: every size and layout static.
 /// \tparam BLK_M, BLK_N, BLK_K  the CTA tile: each CTA computes BLK_M×BLK_N of C, BLK_K k at a time
@@ -76,8 +86,10 @@ struct Config {
   using SmemLayoutA = Layout<Shape<Int<BLK_M>, Int<BLK_K>>, Stride<_1, Int<BLK_M>>>;
   /// \brief sB: one k-tile of B in smem, N-major like B. (n,k) -> smem_idx
   using SmemLayoutB = Layout<Shape<Int<BLK_N>, Int<BLK_K>>, Stride<_1, Int<BLK_N>>>;
+  /// \brief The kernel's shared memory.
+  using Smem = SharedStorage<Element, Element, SmemLayoutA, SmemLayoutB>;
   /// \brief Shared memory per CTA: sA and sB, in bytes.
-  static constexpr int kSmemBytes = int((cosize_v<SmemLayoutA> + cosize_v<SmemLayoutB>) * sizeof(Element));
+  static constexpr int kSmemBytes = int(sizeof(Smem));
 
   /// \brief The math partition: make_tiled_mma_fma<THR_M, THR_N>().
   using TiledMma = decltype(make_tiled_mma_fma<THR_M, THR_N>());
@@ -96,6 +108,7 @@ struct Config {
   static_assert(kThreads % (BLK_N / VEC) == 0 && BLK_K % (kThreads / (BLK_N / VEC)) == 0,
                 "B's copy threads tile its (BLK_N,BLK_K) k-tile exactly");
   static_assert(VEC == 1 || VEC == 2 || VEC == 4, "32-, 64- or 128-bit copies");
+  static_assert(kSmemBytes == (BLK_M + BLK_N) * BLK_K * int(sizeof(Element)), "sA and sB, nothing else");
 };
 //! [config]
 
@@ -107,22 +120,14 @@ struct Config {
 using Default = Config<128, 128, 32, 16, 16, 4>;
 //! [default]
 
-//! [mask]
-/// \brief The mask of a tensor of coordinates: 1 where the coordinate lies inside \p shape, 0 outside.
-/// Given an identity tensor tiled and partitioned like the data, it says which of a thread's elements
-/// exist. Lazy: a mask bit is computed (one elem_less) when it is read; the layout is the coordinates'.
-template <class CoordTensor, class Bounds>
-CUTE_HOST_DEVICE auto make_mask(CoordTensor const& coords, Bounds const& shape) {
-  return lazy::transform(coords, [shape](auto const& coord) { return elem_less(coord, shape); });
-}
-//! [mask]
+/// \brief The configurations compiled into the step, Default first: the measurements behind its choice
+/// (the benchmark times each, the GPU tests run each; --variant picks one).
+using Variants = std::tuple<Default, Config<128, 128, 16, 16, 16, 4>, Config<128, 128, 8, 16, 16, 4>,
+                            Config<128, 128, 16, 8, 16, 4>, Config<128, 128, 8, 16, 16, 1>>;
 
 /// \brief True if \p p lets the copies move VEC elements at once: every VEC-vector along M of A and along
 /// N of B then starts at a multiple of VEC, so it lies wholly inside the operand or wholly outside
 /// (the kernel masks a vector by its first element), and is 4·VEC-byte aligned given an aligned base.
 inline bool vector_copies_fit(int vec, tut::Problem const& p) { return p.m % vec == 0 && p.n % vec == 0; }
-
-/// \brief Empty if step 03 runs \p p; else why not. Step 03 runs any M, N, K >= 1 (the CLI rejects < 1).
-inline std::string unsupported(tut::Problem const& /*p*/) { return ""; }
 
 }  // namespace step03

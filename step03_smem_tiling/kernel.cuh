@@ -6,6 +6,9 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
+#include "tut/harness.hpp"
+#include "tut/mask.hpp"
+#include "tut/owner.hpp"
 
 namespace step03 {
 
@@ -24,7 +27,7 @@ void gemm_kernel(CtaTiler cta_tiler,
                  TA const* A, ALayout layout_a, SmemLayoutA sA_layout, TiledCopyA copy_a,
                  TB const* B, BLayout layout_b, SmemLayoutB sB_layout, TiledCopyB copy_b,
                  TC* C, CLayout layout_c,
-                 TiledMma mma)
+                 TiledMma mma, tut::Store store)
 {
   //! [preconditions]
   // ---- Preconditions --------------------------------------------------------------------------------
@@ -32,7 +35,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   CUTE_STATIC_ASSERT_V(rank(layout_a) == Int<2>{});         // A is (M,K)
   CUTE_STATIC_ASSERT_V(rank(layout_b) == Int<2>{});         // B is (N,K)
   CUTE_STATIC_ASSERT_V(rank(layout_c) == Int<2>{});         // C is (M,N)
-  // The TiledMMA's permuted tile must divide the CTA tile (it repeats BLK_M/tile times in M, and in N).
+  // The TiledMMA's permuted tile (THR_M threads x 4 values in M, THR_N x 4 in N) must divide the CTA tile.
   CUTE_STATIC_ASSERT_V(size<0>(cta_tiler) % tile_size<0>(mma) == Int<0>{});  // BLK_M % (4*THR_M) == 0
   CUTE_STATIC_ASSERT_V(size<1>(cta_tiler) % tile_size<1>(mma) == Int<0>{});  // BLK_N % (4*THR_N) == 0
   // The smem tiles are static and hold exactly one k-tile of A and of B.
@@ -40,8 +43,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   CUTE_STATIC_ASSERT_V((shape(sA_layout) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
   CUTE_STATIC_ASSERT_V((shape(sB_layout) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   // Every thread of the CTA copies, and every thread computes.
-  CUTE_STATIC_ASSERT_V(size(copy_a) == size(mma));          // NumThreads
-  CUTE_STATIC_ASSERT_V(size(copy_b) == size(mma));          // NumThreads
+  CUTE_STATIC_ASSERT_V(size(copy_a) == size(mma) && size(copy_b) == size(mma));  // NumThreads
   //! [preconditions]
 
   //! [tiles]
@@ -59,10 +61,12 @@ void gemm_kernel(CtaTiler cta_tiler,
 
   //! [smem]
   // ---- Shared memory: one k-tile of A and of B, shared by all threads of the CTA --------------------
-  __shared__ alignas(16) TA smemA[cosize_v<SmemLayoutA>];  // 16-byte aligned for 128-bit accesses
-  __shared__ alignas(16) TB smemB[cosize_v<SmemLayoutB>];
-  Tensor sA = make_tensor(make_smem_ptr(smemA), sA_layout); // (BLK_M,BLK_K)
-  Tensor sB = make_tensor(make_smem_ptr(smemB), sB_layout); // (BLK_N,BLK_K)
+  // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage).
+  extern __shared__ char shared_memory[];
+  using Smem = SharedStorage<TA, TB, SmemLayoutA, SmemLayoutB>;
+  Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
+  Tensor sA = make_tensor(make_smem_ptr(smem.A.begin()), sA_layout);  // (BLK_M,BLK_K)
+  Tensor sB = make_tensor(make_smem_ptr(smem.B.begin()), sB_layout);  // (BLK_N,BLK_K)
   //! [smem]
 
   //! [copy_partition]
@@ -78,10 +82,8 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor tBsB = thr_copy_b.partition_D(sB);                 // (CPY,CPY_N,CPY_K)
   Tensor tBrB = make_fragment_like(tBsB);                   // (CPY,CPY_N,CPY_K)
 
-  CUTE_STATIC_ASSERT_V(size<1>(tAgA) == size<1>(tAsA));     // CPY_M
-  CUTE_STATIC_ASSERT_V(size<2>(tAgA) == size<2>(tAsA));     // CPY_K
-  CUTE_STATIC_ASSERT_V(size<1>(tBgB) == size<1>(tBsB));     // CPY_N
-  CUTE_STATIC_ASSERT_V(size<2>(tBgB) == size<2>(tBsB));     // CPY_K
+  CUTE_STATIC_ASSERT_V(size<1>(tAgA) == size<1>(tAsA) && size<2>(tAgA) == size<2>(tAsA));  // CPY_M,CPY_K
+  CUTE_STATIC_ASSERT_V(size<1>(tBgB) == size<1>(tBsB) && size<2>(tBgB) == size<2>(tBsB));  // CPY_N,CPY_K
   //! [copy_partition]
 
   //! [partition]
@@ -97,9 +99,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N)
   // Each thread owns (BLK_M/THR_M) x (BLK_N/THR_N) accumulators: the CTA tile, shared out evenly.
   CUTE_STATIC_ASSERT_V(size(tCrC) * size(mma) == size<0>(cta_tiler) * size<1>(cta_tiler));
-  CUTE_STATIC_ASSERT_V(size<1>(tCrC) == size<1>(tCsA));     // MMA_M: the rows of A are the rows of C
-  CUTE_STATIC_ASSERT_V(size<2>(tCrC) == size<1>(tCsB));     // MMA_N: the rows of B are the cols of C
-  CUTE_STATIC_ASSERT_V(size<2>(tCsA) == size<2>(tCsB));     // MMA_K = BLK_K
+  CUTE_STATIC_ASSERT_V(size<2>(tCrA) == size<2>(cta_tiler));  // BLK_K k_blocks, one k each
   clear(tCrC);
   //! [partition]
 
@@ -107,7 +107,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // ---- Predicates: which of this thread's elements lie inside the problem ---------------------------
   // An identity tensor holds coordinates instead of data: mcA(m,k) = (m,k). Tiled and partitioned with
   // exactly the calls the data gets, it gives the global coordinate of every element this thread
-  // touches; make_mask (config.hpp) turns each into elem_less(coord, shape): 1 inside, 0 outside.
+  // touches; tut::make_mask turns each into elem_less(coord, shape): 1 inside, 0 outside.
   // The loads are now the copy partition's, so the A and B masks follow it (tAcA, not tCcA).
   Tensor mcA = make_identity_tensor(shape(mA));             // (M,K) -> (m,k)
   Tensor mcB = make_identity_tensor(shape(mB));             // (N,K) -> (n,k)
@@ -118,21 +118,21 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor tAcA = thr_copy_a.partition_S(cA);                 // (CPY,CPY_M,CPY_K,k) -> (m,k)
   Tensor tBcB = thr_copy_b.partition_S(cB);                 // (CPY,CPY_N,CPY_K,k) -> (n,k)
   Tensor tCcC = thr_mma.partition_C(cC);                    // (MMA,MMA_M,MMA_N) -> (m,n)
-  Tensor tApA = make_mask(tAcA, shape(mA));                 // (CPY,CPY_M,CPY_K,k) -> m<M && k<K
-  Tensor tBpB = make_mask(tBcB, shape(mB));                 // (CPY,CPY_N,CPY_K,k) -> n<N && k<K
-  Tensor tCpC = make_mask(tCcC, shape(mC));                 // (MMA,MMA_M,MMA_N) -> m<M && n<N
+  Tensor tApA = tut::make_mask(tAcA, shape(mA));            // (CPY,CPY_M,CPY_K,k) -> m<M && k<K
+  Tensor tBpB = tut::make_mask(tBcB, shape(mB));            // (CPY,CPY_N,CPY_K,k) -> n<N && k<K
+  Tensor tCpC = tut::make_mask(tCcC, shape(mC));            // (MMA,MMA_M,MMA_N) -> m<M && n<N
   // Each mask has the shape of the data partition it guards.
   CUTE_STATIC_ASSERT_V(size<1>(tApA) == size<1>(tAgA) && size<2>(tApA) == size<2>(tAgA));  // CPY_M,CPY_K
   CUTE_STATIC_ASSERT_V(size<1>(tBpB) == size<1>(tBgB) && size<2>(tBpB) == size<2>(tBgB));  // CPY_N,CPY_K
-  CUTE_STATIC_ASSERT_V(size(tCpC) == size(tCgC));           // (BLK_M/THR_M) x (BLK_N/THR_N)
+  CUTE_STATIC_ASSERT_V(size(tCpC) == size(tCgC));           // MMA x MMA_M x MMA_N
   //! [predicates]
 
   //! [mainloop]
   // ---- Mainloop -------------------------------------------------------------------------------------
   // TUTORIAL: for each k_tile:
   //   all threads together: sA = this k-tile of A, sB = this k-tile of B (each thread its CPY vectors);
-  //   each thread: for k_block in 0..BLK_K-1: a[0..7] = sA(my rows, k_block), b[0..7] = sB(my cols,
-  //     k_block); for m in 0..7: for n in 0..7: acc[m][n] += a[m] * b[n]
+  //   each thread: for k_block in 0..BLK_K-1: a[i] = sA(my rows, k_block), b[j] = sB(my cols, k_block);
+  //     for i, j over my BLK_M/THR_M rows and BLK_N/THR_N cols: acc[i][j] += a[i] * b[j]
   // A masked value is zero-filled, so it adds 0 to every sum: the ragged edges need no special math.
   // A copy instruction moves a vector of VEC elements along M (or N), masked by its first element's
   // bit: with VEC = 4, M and N are multiples of 4, so a vector lies wholly inside or wholly outside.
@@ -163,6 +163,8 @@ void gemm_kernel(CtaTiler cta_tiler,
 
   //! [epilogue]
   // ---- Epilogue -------------------------------------------------------------------------------------
+  // Store::owners (tests only): each thread stores its own id instead, through the same copy.
+  if (store == tut::Store::owners) tut::fill_owner_id(tCrC);
   copy_if(tCpC, tCrC, tCgC);                                // rmem -> gmem, the entries inside C
   //! [epilogue]
 }

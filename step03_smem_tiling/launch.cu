@@ -1,5 +1,6 @@
 // Step 03's one CUDA translation unit: instantiate and launch the kernel.
 #include <cstdint>
+#include <tuple>
 
 #include "config.hpp"
 #include "kernel.cuh"
@@ -20,43 +21,36 @@ void launch_config(tut::GemmArgs const& args, cudaStream_t stream) {
   dim3 block(size(mma));                                    // THR_M x THR_N threads
   dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per BLK_M x BLK_N tile of C
             ceil_div(N, size<1>(cta_tiler)));
-  gemm_kernel<<<grid, block, 0, stream>>>(
+  gemm_kernel<<<grid, block, Cfg::kSmemBytes, stream>>>(  // dynamic smem: one Cfg::Smem
       cta_tiler,
       static_cast<Element const*>(args.A), make_layout_A(M, K), typename Cfg::SmemLayoutA{}, typename Cfg::TiledCopyA{},
       static_cast<Element const*>(args.B), make_layout_B(N, K), typename Cfg::SmemLayoutB{}, typename Cfg::TiledCopyB{},
       args.C, make_layout_C(M, N),
-      mma);
+      mma, args.store);
 }
 
 bool aligned(void const* p, int bytes) { return reinterpret_cast<std::uintptr_t>(p) % std::uintptr_t(bytes) == 0; }
 
-// Cfg's VEC-wide copies where the operands allow them, else Fallback: by default the same kernel with
-// scalar copies.
-template <class Cfg, class Fallback = typename Cfg::Scalar>
+}  // namespace
+
+// Cfg's VEC-wide copies where the operands allow them, else the same kernel with scalar copies.
+template <class Cfg>
 void launch_vector_or_scalar(tut::GemmArgs const& args, cudaStream_t stream) {
   int const vec_bytes = Cfg::kVec * int(sizeof(Element));
   if (vector_copies_fit(Cfg::kVec, args.problem) && aligned(args.A, vec_bytes) && aligned(args.B, vec_bytes))
     launch_config<Cfg>(args, stream);
   else
-    launch_config<Fallback>(args, stream);
+    launch_config<typename Cfg::Scalar>(args, stream);
 }
-
-}  // namespace
 
 void launch(tut::GemmArgs const& args, cudaStream_t stream) { launch_vector_or_scalar<Default>(args, stream); }
 //! [launch]
 
-// The benchmark's variants. Where VEC-wide copies do not fit, they all fall back to Default::Scalar
-// (one scalar kernel for all keeps the build short).
-std::vector<Variant> const& variants() {
-  static std::vector<Variant> const v{
-      {"128x128x32_t256_vec4", &launch},
-      {"128x128x16_t256_vec4", &launch_vector_or_scalar<Config<128, 128, 16, 16, 16, 4>, Default::Scalar>},
-      {"128x128x8_t256_vec4", &launch_vector_or_scalar<Config<128, 128, 8, 16, 16, 4>, Default::Scalar>},
-      {"128x128x16_t128_vec4", &launch_vector_or_scalar<Config<128, 128, 16, 8, 16, 4>, Default::Scalar>},
-      {"128x128x8_t256_scalar", &launch_config<Config<128, 128, 8, 16, 16, 1>>},
-  };
-  return v;
-}
+// The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.
+template void launch_vector_or_scalar<Default>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Config<128, 128, 16, 16, 16, 4>>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Config<128, 128, 8, 16, 16, 4>>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Config<128, 128, 16, 8, 16, 4>>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Config<128, 128, 8, 16, 16, 1>>(tut::GemmArgs const&, cudaStream_t);
 
 }  // namespace step03

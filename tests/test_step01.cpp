@@ -1,4 +1,5 @@
-// Host tests of step 01: the seed-000 and seed-003 figures, and partition properties at every coordinate.
+// Host tests of step 01: thread 0's trace, the five-stage derivation, the permutation comparison, and
+// partition properties at every coordinate.
 #include <map>
 #include <set>
 #include <string>
@@ -18,7 +19,7 @@ using tut::plain;
 
 namespace {
 
-// Seed 000's problem, tiled for CTA (bx,by): static and dynamic shapes must give the same layouts.
+// The default problem (M=256, N=128, K=32), tiled for CTA (bx,by): static and dynamic shapes must give the same layouts.
 template <class LayoutA, class LayoutB, class LayoutC>
 struct Tiles {
   LayoutA la;
@@ -32,12 +33,12 @@ struct Tiles {
 template <class A, class B, class C>
 Tiles<A, B, C> tiles(A a, B b, C c, int bx = 0, int by = 0) { return {a, b, c, bx, by}; }
 
-// The row/col the seed-003 plain-CUDA code gives thread (tm, tn) for its i-th value (0..7).
-int seed003_index(int t, int i) { return t * 4 + (i < 4 ? i : 64 + (i - 4)); }
+// The row/col the plain-CUDA index code gives thread (tm, tn) for its i-th value (0..7).
+int plain_cuda_index(int t, int i) { return t * 4 + (i < 4 ? i : 64 + (i - 4)); }
 
 }  // namespace
 
-TEST_CASE("seed 000: thread 0 of CTA (0,0), M=256 N=128 K=32", "[step01][seed000]") {
+TEST_CASE("thread 0's trace: CTA (0,0), M=256 N=128 K=32", "[step01][trace]") {
   auto check = [](auto const& t) {
     CHECK(plain(t.gA().layout()) == "(128,8,4):(1,256,2048)");
     CHECK(plain(t.gB().layout()) == "(128,8,4):(1,128,1024)");
@@ -69,7 +70,7 @@ TEST_CASE("seed 000: thread 0 of CTA (0,0), M=256 N=128 K=32", "[step01][seed000
   }
 }
 
-TEST_CASE("seed 003: the plain-CUDA index formula equals partition_C for all 256 threads", "[step01][seed003]") {
+TEST_CASE("the plain-CUDA index formula equals partition_C for all 256 threads", "[step01][mapping]") {
   auto mma = step01::make_tiled_mma_fma();
   Tensor cC = make_identity_tensor(make_shape(_128{}, _128{}));  // (BLK_M,BLK_N) -> (m,n)
   for (int t = 0; t < 256; ++t) {
@@ -81,8 +82,8 @@ TEST_CASE("seed 003: the plain-CUDA index formula equals partition_C for all 256
     for (int i = 0; i < 8; ++i)
       for (int j = 0; j < 8; ++j) {
         auto c = tCcC(0, i, j);
-        REQUIRE(get<0>(c) == seed003_index(tm, i));
-        REQUIRE(get<1>(c) == seed003_index(tn, j));
+        REQUIRE(get<0>(c) == plain_cuda_index(tm, i));
+        REQUIRE(get<1>(c) == plain_cuda_index(tn, j));
       }
   }
 }
@@ -125,7 +126,7 @@ TEST_CASE("thread T's A rows and B rows are its C rows and cols", "[step01]") {
   }
 }
 
-TEST_CASE("seed 003: the five stages of partition_C", "[step01][seed003]") {
+TEST_CASE("the five-stage derivation of partition_C, on the step's own gC", "[step01][mapping]") {
   auto mma = step01::make_tiled_mma_fma();
   auto gC = Layout<Shape<_128, _128>, Stride<_128, _1>>{};
   auto flat2 = [](auto const& l) { return make_layout(flatten(layout<0>(l)), flatten(layout<1>(l))); };
@@ -153,7 +154,7 @@ TEST_CASE("seed 003: the five stages of partition_C", "[step01][seed003]") {
   }
 }
 
-TEST_CASE("seed 003: the permutation comparison", "[step01][seed003]") {
+TEST_CASE("the permutation comparison, as the printout computes it", "[step01][mapping]") {
   auto flat = [](auto perm) {
     auto d = logical_divide(Layout<_128, _128>{}, perm);
     return make_layout(flatten(d.shape()), flatten(d.stride()));
@@ -173,19 +174,17 @@ TEST_CASE("seed 003: the permutation comparison", "[step01][seed003]") {
   CHECK(rows_of_thread0(Layout<Shape<_16, _8>, Stride<_8, _1>>{}) == "{0..7}");
 }
 
-TEST_CASE("step 01 accepts tile multiples only, and says which step lifts the limit", "[step01]") {
-  CHECK(step01::unsupported({256, 128, 32}).empty());
-  CHECK(step01::unsupported({128, 4096, 8}).empty());
-  for (tut::Problem p : {tut::Problem{100, 128, 32}, tut::Problem{256, 129, 32}, tut::Problem{256, 128, 12}}) {
-    std::string const why = step01::unsupported(p);
-    CAPTURE(p.m, p.n, p.k, why);
-    CHECK(why.find("step02_local_tile") != std::string::npos);
-  }
+TEST_CASE("step 01 declares tile multiples, its layouts and its tile", "[step01]") {
   auto const& s = step01::step();
-  CHECK(s.threads == 256);
-  CHECK(s.tile_m == 128);
-  CHECK(s.tile_n == 128);
-  auto st = s.strides({256, 128, 32});
+  auto const& v = s.variants.front();
+  CHECK(v.threads == 256);
+  CHECK(v.tile_m == 128);
+  CHECK(v.tile_n == 128);
+  CHECK(v.tile_k == 8);
+  CHECK(s.multiple_of.m == 128);
+  CHECK(s.multiple_of.k == 8);
+  CHECK(s.lifted_by == "step02_local_tile");
+  auto st = s.layout_strides({256, 128, 32});
   CHECK(st.a_m == 1);
   CHECK(st.a_k == 256);
   CHECK(st.b_n == 1);

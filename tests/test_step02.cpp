@@ -9,6 +9,7 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "step02_local_tile.hpp"
+#include "tut/mask.hpp"
 #include "tut/print.hpp"
 
 using namespace cute;
@@ -41,9 +42,9 @@ void check_masks(LA const& la, LB const& lb, LC const& lc) {
         Tensor tCcA = thr.partition_A(cA);  // (MMA,MMA_M,MMA_K,k) -> (m,k)
         Tensor tCcB = thr.partition_B(cB);  // (MMA,MMA_N,MMA_K,k) -> (n,k)
         Tensor tCcC = thr.partition_C(cC);  // (MMA,MMA_M,MMA_N) -> (m,n)
-        Tensor tCpA = step02::make_mask(tCcA, shape(la));  // (MMA,MMA_M,MMA_K,k) -> m<M && k<K
-        Tensor tCpB = step02::make_mask(tCcB, shape(lb));  // (MMA,MMA_N,MMA_K,k) -> n<N && k<K
-        Tensor tCpC = step02::make_mask(tCcC, shape(lc));  // (MMA,MMA_M,MMA_N) -> m<M && n<N
+        Tensor tCpA = tut::make_mask(tCcA, shape(la));  // (MMA,MMA_M,MMA_K,k) -> m<M && k<K
+        Tensor tCpB = tut::make_mask(tCcB, shape(lb));  // (MMA,MMA_N,MMA_K,k) -> n<N && k<K
+        Tensor tCpC = tut::make_mask(tCcC, shape(lc));  // (MMA,MMA_M,MMA_N) -> m<M && n<N
         for (int i = 0; i < int(size(tCcA)); ++i) {
           auto c = tCcA(i);
           REQUIRE(bool(tCpA(i)) == (int(get<0>(c)) < M && int(get<1>(c)) < K));
@@ -132,17 +133,18 @@ TEST_CASE("local_tile = proj + tile + coord, on the default ragged problem", "[s
 }
 
 TEST_CASE("step 02 runs any size, with step 01's layouts and tiler", "[step02]") {
+  auto const& s = step02::step();
   for (tut::Problem p : {tut::Problem{1, 1, 1}, tut::Problem{200, 150, 20}, tut::Problem{256, 128, 32},
                          tut::Problem{4097, 3, 1000001}})
-    CHECK(step02::unsupported(p).empty());
-  auto const& s = step02::step();
-  CHECK(s.threads == 256);
-  CHECK(s.tile_m == 128);
-  CHECK(s.tile_n == 128);
+    CHECK(tut::unsupported(s, p).empty());
+  auto const& v = s.variants.front();
+  CHECK(v.threads == 256);
+  CHECK(v.tile_m == 128);
+  CHECK(v.tile_n == 128);
   CHECK(s.defaults.m == 200);
   CHECK(s.defaults.n == 150);
   CHECK(s.defaults.k == 20);
-  auto st = s.strides({200, 150, 20});
+  auto st = s.layout_strides({200, 150, 20});
   CHECK(st.a_m == 1);
   CHECK(st.a_k == 200);
   CHECK(st.b_n == 1);
@@ -150,7 +152,7 @@ TEST_CASE("step 02 runs any size, with step 01's layouts and tiler", "[step02]")
   CHECK(st.c_m == 150);
   CHECK(st.c_n == 1);
   // The grid and k-tile counts round up.
-  CHECK(tut::grid_of(s, {200, 150, 20}) == std::pair<std::int64_t, std::int64_t>{2, 2});
-  CHECK(tut::grid_of(s, {1, 1, 1}) == std::pair<std::int64_t, std::int64_t>{1, 1});
+  CHECK(tut::grid_of(v, {200, 150, 20}) == std::pair<std::int64_t, std::int64_t>{2, 2});
+  CHECK(tut::grid_of(v, {1, 1, 1}) == std::pair<std::int64_t, std::int64_t>{1, 1});
   CHECK(ceil_div(20, size<2>(CtaTiler{})) == 3);
 }

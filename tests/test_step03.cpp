@@ -10,6 +10,7 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "step03_smem_tiling.hpp"
+#include "tut/mask.hpp"
 #include "tut/print.hpp"
 
 using namespace cute;
@@ -19,13 +20,10 @@ using tut::plain;
 
 namespace {
 
-// The configurations tested: Default and its scalar twin, and those variants() offers.
-using Configs = std::tuple<Default, Default::Scalar, Config<128, 128, 16, 16, 16, 4>, Config<128, 128, 8, 16, 16, 4>,
-                           Config<128, 128, 16, 8, 16, 4>, Config<128, 128, 8, 16, 16, 1>>;
-
+// Every configuration the step compiles: its Variants, and the scalar twin each falls back to.
 template <class F>
 void for_each_config(F&& f) {
-  std::apply([&](auto... cfg) { (f(cfg), ...); }, Configs{});
+  std::apply([&](auto... cfg) { (f(cfg), ...); (f(typename decltype(cfg)::Scalar{}), ...); }, step03::Variants{});
 }
 
 template <class Cfg>
@@ -36,8 +34,7 @@ std::string name_of() {
 }
 
 // Over all threads, the copy partition of an smem tile of layout SmemLayout: every (mn,k) written by
-// exactly one thread-value, each vector VEC elements contiguous in smem from a multiple of VEC, and the
-// gmem source of every value (partition_S of the same tile) at the same (mn,k).
+// exactly one thread-value, and each vector VEC elements contiguous in smem from a multiple of VEC.
 template <class Cfg, class TiledCopy, class SmemLayout>
 void check_copy_partition(TiledCopy const& copy, SmemLayout const& s_layout) {
   Tensor cS = make_identity_tensor(shape(s_layout));                       // (BLK_MN,BLK_K) -> (mn,k)
@@ -47,12 +44,10 @@ void check_copy_partition(TiledCopy const& copy, SmemLayout const& s_layout) {
     CAPTURE(t);
     auto thr = copy.get_slice(t);
     Tensor tXcS = thr.partition_D(cS);    // (CPY,CPY_MN,CPY_K) -> (mn,k)
-    Tensor tXcG = thr.partition_S(cS);    // the source side of the same tile
     Tensor tXsIdx = thr.partition_D(sIdx);  // (CPY,CPY_MN,CPY_K) -> smem_idx
     REQUIRE(int(size<0>(tXcS)) == Cfg::kVec);
     for (int i = 0; i < int(size(tXcS)); ++i) {
       auto c = tXcS(i);
-      REQUIRE(tXcG(i) == c);
       ++writers[{int(get<0>(c)), int(get<1>(c))}];
     }
     Tensor vIdx = group_modes<1, 3>(tXsIdx);   // (CPY,vector) -> smem_idx
@@ -154,8 +149,8 @@ TEST_CASE("the copy masks hold at every coordinate of ragged problems", "[step03
           CAPTURE(bx, by, t);
           Tensor tAcA = typename Cfg::TiledCopyA{}.get_slice(t).partition_S(cA);  // (CPY,CPY_M,CPY_K,k) -> (m,k)
           Tensor tBcB = typename Cfg::TiledCopyB{}.get_slice(t).partition_S(cB);  // (CPY,CPY_N,CPY_K,k) -> (n,k)
-          Tensor tApA = step03::make_mask(tAcA, shape(la));  // (CPY,CPY_M,CPY_K,k) -> bool
-          Tensor tBpB = step03::make_mask(tBcB, shape(lb));  // (CPY,CPY_N,CPY_K,k) -> bool
+          Tensor tApA = tut::make_mask(tAcA, shape(la));  // (CPY,CPY_M,CPY_K,k) -> bool
+          Tensor tBpB = tut::make_mask(tBcB, shape(lb));  // (CPY,CPY_N,CPY_K,k) -> bool
           for (int i = 0; i < int(size(tAcA)); ++i)
             REQUIRE(bool(tApA(i)) == (int(get<0>(tAcA(i))) < M && int(get<1>(tAcA(i))) < K));
           for (int i = 0; i < int(size(tBcB)); ++i)
@@ -206,16 +201,18 @@ TEST_CASE("smem bytes, layouts and the step's description", "[step03]") {
     INFO(name_of<Cfg>());
     auto const tiler = typename Cfg::CtaTiler{};
     CHECK(Cfg::kSmemBytes == int((size<0>(tiler) + size<1>(tiler)) * size<2>(tiler) * sizeof(float)));
-    CHECK(Cfg::kSmemBytes <= 48 * 1024);  // static __shared__ arrays: at most 48 KB per CTA
+    CHECK(Cfg::kSmemBytes == int(sizeof(typename Cfg::Smem)));  // one SharedStorage, nothing else
+    CHECK(Cfg::kSmemBytes <= 48 * 1024);  // dynamic smem up to 48 KB needs no opt-in
     CHECK(int(size(typename Cfg::TiledCopyA{})) == Cfg::kThreads);
     CHECK(int(size(typename Cfg::TiledMma{})) == Cfg::kThreads);
   });
   auto const& s = step03::step();
-  CHECK(s.threads == 256);
-  CHECK(s.tile_m == 128);
-  CHECK(s.tile_n == 128);
-  CHECK(step03::unsupported({1, 1, 1}).empty());
-  CHECK(step03::unsupported({200, 150, 20}).empty());
-  CHECK(step03::variants().size() >= 1);
-  CHECK(step03::variants().front().launch == &step03::launch);  // the first variant is Default
+  REQUIRE(s.variants.size() == std::tuple_size_v<step03::Variants>);
+  auto const& v = s.variants.front();  // Default
+  CHECK(v.name == "128x128x32_t256_vec4");
+  CHECK(v.threads == Default::kThreads);
+  CHECK(v.tile_m == 128);
+  CHECK(v.tile_n == 128);
+  CHECK(v.tile_k == 32);
+  CHECK(s.variants[3].threads == 128);  // 128x128x16_t128_vec4
 }

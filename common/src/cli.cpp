@@ -53,18 +53,41 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
   app.add_option("--iters", o.iters, "timed launches after verification (0: no timing)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  std::string names;
+  for (auto const& v : spec.variants) names += (names.empty() ? "" : ", ") + v;
+  app.add_option("--variant", o.variant, "compiled configuration to run (default: the first): " + names)
+      ->check(CLI::IsMember(spec.variants));
+  bool list_variants = false;
+  app.add_flag("--list-variants", list_variants, "print the names --variant accepts, one a line, and exit");
+  std::string fault = "none";
+  app.add_flag("--owners", o.owners,
+               "run the owner epilogue: check that every C entry is stored by the thread and CTA the "
+               "printout names")
+      ->group("Checks");
+  app.add_option("--inject", fault,
+                 "plant a fault that verification must catch (exit 1): no-launch, skip-one, over-tolerance")
+      ->check(CLI::IsMember({"none", "no-launch", "skip-one", "over-tolerance"}))
+      ->capture_default_str()
+      ->group("Checks");
   app.footer(
-      "Exit codes: 0 verified, 1 wrong result, 2 bad usage, 3 CUDA error, 77 no usable GPU.");
+      "Exit codes: 0 verified, 1 wrong result, 2 bad usage, 3 CUDA error, 77 no usable GPU\n"
+      "(3 instead of 77 when the environment sets TUT_REQUIRE_GPU=1).");
 
   try {
     app.parse(argc, argv);
   } catch (CLI::CallForHelp const&) {
-    std::cout << app.help();
+    std::string help = app.help();
+    if (help.empty() || help.back() != '\n') help += '\n';
+    std::cout << help;
     return {true, kExitVerified, {}};
   } catch (CLI::ParseError const& e) {
     throw UsageError(e.what());
   }
 
+  if (list_variants) {
+    for (auto const& v : spec.variants) std::cout << v << '\n';
+    return {true, kExitVerified, {}};
+  }
   auto const& p = o.problem;
   if (p.m < 1 || p.n < 1 || p.k < 1)
     throw UsageError("M, N and K must be at least 1 (got M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) +
@@ -74,6 +97,11 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
   o.block_x = bx;
   o.block_y = by;
   o.init = init == "ones" ? Init::ones : Init::random;
+  o.fault = fault == "no-launch"        ? Fault::no_launch
+            : fault == "skip-one"       ? Fault::skip_one
+            : fault == "over-tolerance" ? Fault::over_tolerance
+                                        : Fault::none;
+  if (o.owners && o.fault != Fault::none) throw UsageError("--owners and --inject do not go together");
   o.seed = seed ? *seed : fresh_seed();
   return {false, 0, o};
 }

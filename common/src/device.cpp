@@ -20,7 +20,8 @@ DeviceInfo query_device() {
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
     d.why = err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device";
-    cudaGetLastError();  // clear the sticky-free error state
+    d.absent = err == cudaSuccess || err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver;
+    cudaGetLastError();  // clear the error state
     return d;
   }
   cudaDeviceProp prop{};
@@ -40,10 +41,14 @@ DeviceInfo query_device() {
 char const* dtype_name(DType t) { return t == DType::f16 ? "fp16" : "fp32"; }
 std::size_t dtype_bytes(DType t) { return t == DType::f16 ? 2 : 4; }
 
-std::string majorness(std::int64_t stride0, std::int64_t stride1, char const* mode0, char const* mode1) {
-  if (stride0 == 1) return std::string(mode0) + "-major";
-  if (stride1 == 1) return std::string(mode1) + "-major";
-  return "strided";
+OperandStrides strides_of(Convention const& c, Problem const& p) {
+  bool const a_mn = c.a == Major::mn, b_mn = c.b == Major::mn, c_row = c.c == Order::row;
+  return {a_mn ? 1 : p.k, a_mn ? p.m : 1,    // A (M,K)
+          b_mn ? 1 : p.k, b_mn ? p.n : 1,    // B (N,K)
+          c_row ? p.n : 1, c_row ? 1 : p.m}; // C (M,N)
 }
+
+std::string major_name(Major m, char mn) { return m == Major::k ? "K-major" : std::string(1, mn) + "-major"; }
+std::string order_name(Order o) { return o == Order::row ? "row-major" : "column-major"; }
 
 }  // namespace tut

@@ -2,7 +2,7 @@
 #include "tut/harness.hpp"
 
 #include <climits>
-#include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -12,16 +12,43 @@
 
 #include "tut/buffers.hpp"
 #include "tut/cuda_check.hpp"
+#include "tut/owner.hpp"
 #include "tut/print.hpp"
 #include "tut/random.hpp"
+#include "tut/reference.hpp"
 #include "tut/status.hpp"
 #include "tut/timing.hpp"
 #include "tut/verify.hpp"
 
 namespace tut {
 
-std::pair<std::int64_t, std::int64_t> grid_of(Step const& s, Problem const& p) {
-  return {(p.m + s.tile_m - 1) / s.tile_m, (p.n + s.tile_n - 1) / s.tile_n};
+std::pair<std::int64_t, std::int64_t> grid_of(Variant const& v, Problem const& p) {
+  return {(p.m + v.tile_m - 1) / v.tile_m, (p.n + v.tile_n - 1) / v.tile_n};
+}
+
+std::string unsupported(Step const& s, Problem const& p) {
+  Problem const& q = s.multiple_of;
+  if (p.m % q.m == 0 && p.n % q.n == 0 && p.k % q.k == 0) return "";
+  std::string need;
+  if (q.m == q.n && q.m > 1)
+    need = "M and N to be multiples of " + std::to_string(q.m);
+  else if (q.m > 1 || q.n > 1)
+    need = "M to be a multiple of " + std::to_string(q.m) + " and N of " + std::to_string(q.n);
+  if (q.k > 1) need += (need.empty() ? "K to be a multiple of " : " and K a multiple of ") + std::to_string(q.k);
+  std::string why = s.name + " needs " + need + " (got M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) +
+                    " K=" + std::to_string(p.k) + ")";
+  if (!s.lifted_by.empty()) why += "; " + s.lifted_by + " handles any size";
+  return why;
+}
+
+Variant const& find_variant(Step const& s, std::string const& name) {
+  if (name.empty()) return s.variants.front();
+  std::string names;
+  for (auto const& v : s.variants) {
+    if (v.name == name) return v;
+    names += (names.empty() ? "" : ", ") + v.name;
+  }
+  throw UsageError("--variant " + name + " is not one of " + s.name + "'s: " + names);
 }
 
 void validate(Step const& s, Options const& o) {
@@ -35,14 +62,18 @@ void validate(Step const& s, Options const& o) {
   check_count("M*K", p.m, p.k);
   check_count("N*K", p.n, p.k);
   check_count("M*N", p.m, p.n);
-  if (std::string why = s.unsupported(p); !why.empty()) throw UsageError(why);
-  if (o.thread >= s.threads)
+  if (std::string why = unsupported(s, p); !why.empty()) throw UsageError(why);
+  Variant const& v = find_variant(s, o.variant);
+  if (o.thread >= v.threads)
     throw UsageError("--thread " + std::to_string(o.thread) + " is out of range: a CTA of " + s.name + " has " +
-                     std::to_string(s.threads) + " threads (0.." + std::to_string(s.threads - 1) + ")");
-  auto const [gx, gy] = grid_of(s, p);
+                     std::to_string(v.threads) + " threads (0.." + std::to_string(v.threads - 1) + ")");
+  auto const [gx, gy] = grid_of(v, p);
   if (o.block_x >= gx || o.block_y >= gy)
     throw UsageError("--block " + std::to_string(o.block_x) + "," + std::to_string(o.block_y) +
                      " is out of range: the grid is (" + std::to_string(gx) + "," + std::to_string(gy) + ")");
+  if (o.owners && double(gx) * double(gy) * double(v.threads) > double(kOwnerIdLimit))
+    throw UsageError("--owners numbers every thread of the grid below 2^24; this grid has " +
+                     std::to_string(gx * gy * v.threads) + " threads: use a smaller problem");
 }
 
 void check_device_memory(Step const& s, Problem const& p, DeviceInfo const& dev) {
@@ -56,6 +87,11 @@ void check_device_memory(Step const& s, Problem const& p, DeviceInfo const& dev)
   }
 }
 
+bool require_gpu() {
+  char const* v = std::getenv("TUT_REQUIRE_GPU");
+  return v != nullptr && std::string(v) != "" && std::string(v) != "0";
+}
+
 namespace {
 
 std::string layout_str(std::int64_t r, std::int64_t c, std::int64_t sr, std::int64_t sc) {
@@ -64,71 +100,111 @@ std::string layout_str(std::int64_t r, std::int64_t c, std::int64_t sr, std::int
 
 void print_problem(std::ostream& os, Step const& s, Options const& o) {
   Problem const& p = o.problem;
-  OperandStrides const st = s.strides(p);
+  Convention const& cv = s.convention;
+  OperandStrides const st = strides_of(cv, p);
   os << s.name << ": " << s.title << '\n';
   print_section(os, 1, "Problem");
   os << "  C(M,N) = A(M,K) * B(N,K)^T     M=" << p.m << "  N=" << p.n << "  K=" << p.k << "     "
      << dtype_name(s.in_type) << " in, fp32 accumulate, fp32 out\n";
-  print_item(os, "mA", layout_str(p.m, p.k, st.a_m, st.a_k), "(M,K) -> idx, " + majorness(st.a_m, st.a_k, "M", "K"));
-  print_item(os, "mB", layout_str(p.n, p.k, st.b_n, st.b_k), "(N,K) -> idx, " + majorness(st.b_n, st.b_k, "N", "K"));
-  std::string const c_major = st.c_n == 1 ? "row-major" : st.c_m == 1 ? "column-major" : "strided";
-  print_item(os, "mC", layout_str(p.m, p.n, st.c_m, st.c_n), "(M,N) -> idx, " + c_major);
+  print_item(os, "mA", layout_str(p.m, p.k, st.a_m, st.a_k), "(M,K) -> idx, " + major_name(cv.a, 'M'));
+  print_item(os, "mB", layout_str(p.n, p.k, st.b_n, st.b_k), "(N,K) -> idx, " + major_name(cv.b, 'N'));
+  print_item(os, "mC", layout_str(p.m, p.n, st.c_m, st.c_n), "(M,N) -> idx, " + order_name(cv.c));
   if (o.init == Init::ones)
     print_item(os, "inputs", "all ones", "every C entry should be K");
   else
     print_item(os, "inputs", "uniform in [-1,1], seed " + std::to_string(o.seed), "rerun with --seed to repeat");
+  if (!o.variant.empty() && o.variant != s.variants.front().name) print_item(os, "variant", o.variant);
+}
+
+// The operands on the host (rounded to the input type, so the reference sees the kernel's numbers) and
+// on the device, and C poisoned: an entry the kernel never writes keeps kPoisonBits.
+struct Operands {
+  std::vector<float> hA, hB;
+  DeviceBuffer<unsigned char> dA, dB;
+  DeviceBuffer<float> dC;
+
+  Operands(Step const& s, Options const& o)
+      : hA(std::size_t(o.problem.m * o.problem.k)), hB(std::size_t(o.problem.n * o.problem.k)),
+        dA(hA.size() * dtype_bytes(s.in_type)), dB(hB.size() * dtype_bytes(s.in_type)),
+        dC(std::size_t(o.problem.m * o.problem.n)) {
+    fill_inputs(hA, s.in_type, o.init, o.seed);
+    fill_inputs(hB, s.in_type, o.init, o.seed + 1);
+    upload(dA, hA, s.in_type);
+    upload(dB, hB, s.in_type);
+    dC.fill_bytes(0xFF);
+  }
+  static void upload(DeviceBuffer<unsigned char>& d, std::vector<float> const& h, DType t) {
+    if (t == DType::f16) {
+      auto bits = to_f16_bits(h);
+      TUT_CUDA_CHECK(cudaMemcpy(d.get(), bits.data(), d.bytes(), cudaMemcpyHostToDevice));
+    } else {
+      TUT_CUDA_CHECK(cudaMemcpy(d.get(), h.data(), d.bytes(), cudaMemcpyHostToDevice));
+    }
+  }
+  GemmArgs args(Problem const& p, Store store) const { return {p, dA.get(), dB.get(), dC.get(), store}; }
+};
+
+void launch_and_wait(Variant const& v, GemmArgs const& args) {
+  v.launch(args, nullptr);
+  TUT_CUDA_CHECK(cudaGetLastError());
+  TUT_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void print_gpu(std::ostream& os, DeviceInfo const& dev) {
+  print_item(os, "gpu", dev.name, "sm_" + std::to_string(dev.cc()) + ", " + std::to_string(dev.sm_count) + " SMs");
+}
+
+// Plant o.fault after the launch, on C(M-1,N-1): a corner of the last tile, compared by every verification.
+void plant_fault(Options const& o, Step const& s, Operands& ops, double rtol) {
+  Problem const& p = o.problem;
+  OperandStrides const st = strides_of(s.convention, p);
+  std::int64_t const m = p.m - 1, n = p.n - 1;
+  float* at = ops.dC.get() + (m * st.c_m + n * st.c_n);
+  if (o.fault == Fault::skip_one) {
+    TUT_CUDA_CHECK(cudaMemset(at, 0xFF, sizeof(float)));
+  } else if (o.fault == Fault::over_tolerance) {
+    using namespace cute;
+    Tensor tA = make_tensor(ops.hA.data(), make_layout(make_shape(p.m, p.k), make_stride(st.a_m, st.a_k)));  // (M,K)
+    Tensor tB = make_tensor(ops.hB.data(), make_layout(make_shape(p.n, p.k), make_stride(st.b_n, st.b_k)));  // (N,K)
+    double const bound = rtol * reference_entry(tA, tB, m, n).abs_sum;
+    float c = 0;
+    TUT_CUDA_CHECK(cudaMemcpy(&c, at, sizeof c, cudaMemcpyDeviceToHost));
+    c = float(double(c) + 2.0 * bound);
+    TUT_CUDA_CHECK(cudaMemcpy(at, &c, sizeof c, cudaMemcpyHostToDevice));
+  }
 }
 
 // Allocate, fill, poison, launch, verify and time. Returns the exit code.
-int run_on_gpu(std::ostream& os, Step const& s, Options const& o, DeviceInfo const& dev) {
+int run_on_gpu(std::ostream& os, Step const& s, Variant const& v, Options const& o, DeviceInfo const& dev) {
   Problem const& p = o.problem;
   check_device_memory(s, p, dev);
-  std::size_t const in_bytes = dtype_bytes(s.in_type);
-  std::size_t const a_elems = std::size_t(p.m * p.k), b_elems = std::size_t(p.n * p.k), c_elems = std::size_t(p.m * p.n);
+  Operands ops(s, o);
+  GemmArgs const args = ops.args(p, Store::sums);
+  if (o.fault != Fault::no_launch) launch_and_wait(v, args);
 
-  // Inputs: generated on the host (rounded to the input type), so the reference sees the same numbers.
-  std::vector<float> hA(a_elems), hB(b_elems), hC;
-  fill_inputs(hA, s.in_type, o.init, o.seed);
-  fill_inputs(hB, s.in_type, o.init, o.seed + 1);
-
-  DeviceBuffer<unsigned char> dA(a_elems * in_bytes), dB(b_elems * in_bytes);
-  if (s.in_type == DType::f16) {
-    auto upload16 = [](DeviceBuffer<unsigned char>& d, std::vector<float> const& h) {
-      auto bits = to_f16_bits(h);
-      TUT_CUDA_CHECK(cudaMemcpy(d.get(), bits.data(), d.bytes(), cudaMemcpyHostToDevice));
-    };
-    upload16(dA, hA);
-    upload16(dB, hB);
-  } else {
-    TUT_CUDA_CHECK(cudaMemcpy(dA.get(), hA.data(), dA.bytes(), cudaMemcpyHostToDevice));
-    TUT_CUDA_CHECK(cudaMemcpy(dB.get(), hB.data(), dB.bytes(), cudaMemcpyHostToDevice));
-  }
-  DeviceBuffer<float> dC(c_elems);
-  dC.fill_bytes(0xFF);  // poison: an entry the kernel never writes keeps kPoisonBits
-
-  GemmArgs const args{p, dA.get(), dB.get(), dC.get()};
-  s.launch(args, nullptr);
-  TUT_CUDA_CHECK(cudaGetLastError());
-  TUT_CUDA_CHECK(cudaDeviceSynchronize());
-  dC.download(hC);
-
-  print_section(os, 5, "Verification against the CPU reference (double accumulation)");
-  print_item(os, "gpu", dev.name, "sm_" + std::to_string(dev.cc()) + ", " + std::to_string(dev.sm_count) + " SMs");
   VerifyConfig cfg;
   cfg.rtol = default_rtol(s.in_type, p.k);
-  cfg.tile_m = s.tile_m;
-  cfg.tile_n = s.tile_n;
+  cfg.tile_m = v.tile_m;
+  cfg.tile_n = v.tile_n;
   cfg.seed = o.seed;
-  VerifyReport const rep = verify_gemm(p, s.strides(p), hA.data(), hB.data(), hC.data(), cfg);
+  plant_fault(o, s, ops, cfg.rtol);
+  std::vector<float> hC;
+  ops.dC.download(hC);
+
+  print_section(os, 5, "Verification against the CPU reference (double accumulation)");
+  print_gpu(os, dev);
+  if (o.fault != Fault::none) print_item(os, "fault", "planted on purpose (--inject): this run must FAIL");
+  // The reference reads the operands through the step's declared convention, not through its layouts.
+  VerifyReport const rep = verify_gemm(p, strides_of(s.convention, p), ops.hA.data(), ops.hB.data(), hC.data(), cfg);
   print_report(os, rep);
 
-  if (o.iters > 0) {
+  if (o.iters > 0 && o.fault == Fault::none) {
     print_section(os, 6, "Timing (CUDA events)");
-    s.launch(args, nullptr);  // warm-up
+    v.launch(args, nullptr);  // warm-up
     TUT_CUDA_CHECK(cudaGetLastError());
     GpuTimer timer;
     timer.start();
-    for (int i = 0; i < o.iters; ++i) s.launch(args, nullptr);
+    for (int i = 0; i < o.iters; ++i) v.launch(args, nullptr);
     float const ms = timer.stop() / float(o.iters);
     TUT_CUDA_CHECK(cudaGetLastError());
     std::ostringstream line;
@@ -139,12 +215,61 @@ int run_on_gpu(std::ostream& os, Step const& s, Options const& o, DeviceInfo con
   return rep.pass ? kExitVerified : kExitWrongResult;
 }
 
+// "CTA (x,y) thread t" of an owner id, or what the value says instead.
+std::string owner_str(std::uint32_t id, std::int64_t grid_x, int threads) {
+  if (id == kNoOwner) return "nobody";
+  if (id == kManyOwners) return "several threads";
+  std::uint32_t const cta = id / std::uint32_t(threads);
+  return "CTA (" + std::to_string(cta % grid_x) + "," + std::to_string(cta / grid_x) + ") thread " +
+         std::to_string(id % std::uint32_t(threads));
+}
+
+// Launch with the owner epilogue and compare, entry by entry, with the host partition the printout uses.
+int run_owner_check(std::ostream& os, Step const& s, Variant const& v, Options const& o, DeviceInfo const& dev) {
+  Problem const& p = o.problem;
+  check_device_memory(s, p, dev);
+  Operands ops(s, o);
+  launch_and_wait(v, ops.args(p, Store::owners));
+  std::vector<float> hC;
+  ops.dC.download(hC);
+  std::vector<std::uint32_t> const want = v.owners(p);
+  OperandStrides const st = strides_of(s.convention, p);
+  auto const gx = grid_of(v, p).first;
+
+  print_section(os, 5, "Who stores each C entry: the kernel's owner epilogue against the printout");
+  print_gpu(os, dev);
+  std::int64_t wrong = 0;
+  std::vector<std::string> first;
+  for (std::int64_t m = 0; m < p.m; ++m)
+    for (std::int64_t n = 0; n < p.n; ++n) {
+      float const c = hC[std::size_t(m * st.c_m + n * st.c_n)];
+      std::uint32_t const w = want[std::size_t(m * p.n + n)];
+      bool const is_id = c >= 0.f && c < float(kOwnerIdLimit) && float(std::uint32_t(c)) == c;
+      std::uint32_t const got = is_poison(c) ? kNoOwner : is_id ? std::uint32_t(c) : kManyOwners;
+      if (got == w && w != kNoOwner && w != kManyOwners) continue;
+      if (wrong++ < 8)
+        first.push_back("C(" + std::to_string(m) + "," + std::to_string(n) + ") stored by " +
+                        owner_str(got, gx, v.threads) + "; the printout says " + owner_str(w, gx, v.threads));
+    }
+  std::int64_t const total = p.m * p.n;
+  if (wrong == 0)
+    print_item(os, "result", "PASS: all " + std::to_string(total) +
+                                 " entries stored by the thread and CTA that the printout's partition names");
+  else
+    print_item(os, "result", "FAIL: " + std::to_string(wrong) + " of " + std::to_string(total) +
+                                 " entries not stored by the thread and CTA the printout names");
+  for (auto const& line : first) os << "    " << line << '\n';
+  return wrong == 0 ? kExitVerified : kExitWrongResult;
+}
+
 }  // namespace
 
 int run_step(int argc, char** argv, Step const& s) {
   Options o;
   try {
-    CliResult const r = parse_cli(argc, argv, {s.name, s.title, s.defaults});
+    CliSpec spec{s.name.c_str(), s.title.c_str(), s.defaults, {}};
+    for (auto const& v : s.variants) spec.variants.push_back(v.name);
+    CliResult const r = parse_cli(argc, argv, spec);
     if (r.exit_now) return r.code;
     o = r.options;
     validate(s, o);
@@ -154,24 +279,30 @@ int run_step(int argc, char** argv, Step const& s) {
   }
 
   std::ostream& os = std::cout;
+  Variant const& v = find_variant(s, o.variant);
+  // No GPU: a skip (77) for a learner without one; a failure (3) where a GPU is required.
+  auto no_gpu = [&](std::string const& why) {
+    os.flush();
+    std::cerr << s.name << ": no usable GPU (" << why << ")"
+              << (require_gpu() ? ", and TUT_REQUIRE_GPU is set\n" : ": printed the layouts, ran nothing\n");
+    return require_gpu() ? kExitCudaError : kExitNoGpu;
+  };
   try {
     print_problem(os, s, o);
-    if (!o.quiet) s.trace(os, o);
+    if (!o.quiet) v.trace(os, o);
     if (o.print_only) return kExitVerified;
 
     DeviceInfo const dev = query_device();
-    if (!dev.usable) {
+    if (!dev.usable && !dev.absent) {
       os.flush();
-      std::cerr << s.name << ": no usable GPU (" << dev.why << "): printed the layouts, ran nothing\n";
-      return kExitNoGpu;
+      std::cerr << s.name << ": CUDA error: the runtime failed to start: " << dev.why << '\n';
+      return kExitCudaError;
     }
-    if (dev.cc() < s.min_cc) {
-      os.flush();
-      std::cerr << s.name << ": " << dev.name << " is sm_" << dev.cc() << "; this step needs sm_" << s.min_cc
-                << " or newer: printed the layouts, ran nothing\n";
-      return kExitNoGpu;
-    }
-    return run_on_gpu(os, s, o, dev);
+    if (!dev.usable) return no_gpu(dev.why);
+    if (dev.cc() < s.min_cc)
+      return no_gpu(dev.name + " is sm_" + std::to_string(dev.cc()) + "; this step needs sm_" +
+                    std::to_string(s.min_cc) + " or newer");
+    return o.owners ? run_owner_check(os, s, v, o, dev) : run_on_gpu(os, s, v, o, dev);
   } catch (UsageError const& e) {
     os.flush();
     std::cerr << s.name << ": error: " << e.what() << '\n';

@@ -4,10 +4,19 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tut/problem.hpp"
 
 namespace tut {
+
+/// \brief A fault the harness plants on purpose, to show that verification catches it (the tests use these).
+enum class Fault {
+  none,            ///< run as usual
+  no_launch,       ///< launch nothing: C keeps its poison
+  skip_one,        ///< launch, then poison C(M-1,N-1) again, as if the kernel had skipped it
+  over_tolerance,  ///< launch, then add twice its allowed error to C(M-1,N-1)
+};
 
 /// \brief Parsed command-line options of a step binary.
 struct Options {
@@ -20,6 +29,9 @@ struct Options {
   std::uint64_t seed = 0;      ///< --seed S (default: a fresh one, printed)
   Init init = Init::random;    ///< --init random|ones
   int iters = 10;              ///< --iters N: timed launches after verification (0: no timing)
+  std::string variant;         ///< --variant NAME: which compiled configuration ("" for the default)
+  bool owners = false;         ///< --owners: check who stores each C entry instead of the sums
+  Fault fault = Fault::none;   ///< --inject FAULT
 };
 
 /// \brief What the parser needs to know about the step it parses for.
@@ -27,6 +39,7 @@ struct CliSpec {
   char const* name = "";       ///< program name, e.g. "step01_naive"
   char const* title = "";      ///< one-line description for --help
   Problem defaults;            ///< default M, N, K
+  std::vector<std::string> variants = {};  ///< names --variant accepts, the default first
 };
 
 /// \brief The outcome of parse_cli().

@@ -20,6 +20,7 @@ void cuda_check(cudaError_t err, char const* expr, char const* file, int line);
 /// \brief What the harness needs to know about GPU 0.
 struct DeviceInfo {
   bool usable = false;        ///< a CUDA device is present and the runtime could talk to it
+  bool absent = false;        ///< not usable because there is no device or no driver (not an error)
   std::string why;            ///< when not usable: what the runtime said
   std::string name;           ///< e.g. "NVIDIA H100 80GB HBM3"
   int cc_major = 0;           ///< compute capability, major
@@ -32,7 +33,8 @@ struct DeviceInfo {
   int cc() const { return cc_major * 10 + cc_minor; }
 };
 
-/// \brief Query device 0. Never throws: a machine without a GPU gives usable == false.
+/// \brief Query device 0. Never throws: a machine without a GPU or driver gives usable == false and
+/// absent == true; any other failure of the runtime gives usable == false, absent == false.
 DeviceInfo query_device();
 
 }  // namespace tut

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -14,43 +15,76 @@
 
 namespace tut {
 
+/// \brief What a kernel's epilogue stores into C.
+enum class Store : int {
+  sums,    ///< the GEMM: C(m,n) = Σ_k A(m,k)·B(n,k)
+  owners,  ///< the owner_id() (owner.hpp) of the thread and CTA that store C(m,n): the printout's test
+};
+
 /// \brief Device pointers of one GEMM launch. A and B hold Step::in_type elements.
 struct GemmArgs {
-  Problem problem;          ///< extents
-  void const* A = nullptr;  ///< (M,K), laid out as the step says
-  void const* B = nullptr;  ///< (N,K)
-  float* C = nullptr;       ///< (M,N)
+  Problem problem;            ///< extents
+  void const* A = nullptr;    ///< (M,K), laid out as the step's Convention says
+  void const* B = nullptr;    ///< (N,K)
+  float* C = nullptr;         ///< (M,N)
+  Store store = Store::sums;  ///< what the epilogue writes
 };
 
-/// \brief What a step tells the harness about itself. Everything here is derived from the step's own
+/// \brief Launch a kernel on a stream (asynchronously; the caller checks for errors).
+using LaunchFn = void (*)(GemmArgs const& args, cudaStream_t stream);
+/// \brief Print sections 2-4: the tiler and grid, the traced CTA's and thread's partitions, what is new.
+using TraceFn = void (*)(std::ostream& os, Options const& o);
+/// \brief On the host, for every C(m,n) (row-major, m·N + n): the owner_id() of the thread and CTA that
+/// store it, read off the same partition the printout shows; kNoOwner where none does.
+using OwnersFn = std::vector<std::uint32_t> (*)(Problem const& p);
+
+/// \brief One compiled configuration of a step's kernel. Everything here is derived from the step's own
 /// config (its CuTe layouts, tiler and TiledMMA), so what is printed is what runs.
-struct Step {
-  char const* name;                 ///< "step01_naive"
-  char const* title;                ///< one line for the banner and --help
-  DType in_type;                    ///< type of A and B
-  int min_cc;                       ///< oldest compute capability the kernel runs on, e.g. 80
-  Problem defaults;                 ///< default problem size
-  int threads;                      ///< threads per CTA (range of --thread)
-  std::int64_t tile_m;              ///< CTA tile rows: grid = ⌈M/tile_m⌉ × ⌈N/tile_n⌉
-  std::int64_t tile_n;              ///< CTA tile cols
-  /// \brief "" if the step runs \p p, else why not and which step lifts the limit.
-  std::string (*unsupported)(Problem const& p);
-  /// \brief Operand strides, read off the step's CuTe layouts for \p p.
-  OperandStrides (*strides)(Problem const& p);
-  /// \brief Print sections 2-4: the tiler and grid, the traced CTA's and thread's partitions, what is new.
-  void (*trace)(std::ostream& os, Options const& o);
-  /// \brief Launch the kernel on \p stream (asynchronously; the harness checks for errors).
-  void (*launch)(GemmArgs const& args, cudaStream_t stream);
+struct Variant {
+  std::string name;            ///< "default" for the one the binary runs unless --variant says otherwise
+  LaunchFn launch = nullptr;   ///< runs it
+  TraceFn trace = nullptr;     ///< prints it
+  OwnersFn owners = nullptr;   ///< who stores what, on the host
+  int threads = 0;             ///< threads per CTA (the range of --thread)
+  std::int64_t tile_m = 0;     ///< CTA tile rows: grid = ⌈M/tile_m⌉ × ⌈N/tile_n⌉
+  std::int64_t tile_n = 0;     ///< CTA tile cols
+  std::int64_t tile_k = 0;     ///< k-tile depth
 };
 
-/// \brief The CTA grid of \p s for \p p: (⌈M/tile_m⌉, ⌈N/tile_n⌉).
-std::pair<std::int64_t, std::int64_t> grid_of(Step const& s, Problem const& p);
+/// \brief What a step tells the harness about itself.
+struct Step {
+  std::string name;                    ///< "step01_naive": the folder, the binary, the page
+  std::string title;                   ///< one line for the banner and --help
+  DType in_type = DType::f32;          ///< type of A and B
+  int min_cc = 0;                      ///< oldest compute capability the kernel runs on, e.g. 80
+  Problem defaults;                    ///< default problem size
+  Convention convention{};             ///< how A, B and C are laid out: the reference reads them this way
+  /// \brief The strides the step's own layout functions give for \p p; the tests check that they are the
+  /// convention's. Never used to verify.
+  OperandStrides (*layout_strides)(Problem const& p) = nullptr;
+  Problem multiple_of{1, 1, 1};        ///< the sizes the step runs: M, N, K multiples of these
+  std::string lifted_by;               ///< when multiple_of is not 1,1,1: the step that runs any size
+  std::vector<Variant> variants;       ///< [0] is the default; every one is benchmarked and GPU-tested
+};
 
-/// \brief Check \p o against \p s (sizes, element counts, thread and block ranges); throw UsageError.
+/// \brief The CTA grid of \p v for \p p: (⌈M/tile_m⌉, ⌈N/tile_n⌉).
+std::pair<std::int64_t, std::int64_t> grid_of(Variant const& v, Problem const& p);
+
+/// \brief "" if \p s runs \p p (Step::multiple_of), else one line saying why not and which step does.
+std::string unsupported(Step const& s, Problem const& p);
+
+/// \brief The variant --variant names (the default for ""); throws UsageError listing the names.
+Variant const& find_variant(Step const& s, std::string const& name);
+
+/// \brief Check \p o against \p s (sizes, element counts, variant, thread and block ranges); throw UsageError.
 void validate(Step const& s, Options const& o);
 
 /// \brief Throw UsageError if A, B and C of \p p do not fit in \p dev's free memory.
 void check_device_memory(Step const& s, Problem const& p, DeviceInfo const& dev);
+
+/// \brief True when the environment sets TUT_REQUIRE_GPU to anything but "" or "0": then a run that
+/// finds no usable GPU is an error (exit 3), not a skip (exit 77).
+bool require_gpu();
 
 /// \brief The whole program of a step binary. Returns the process exit code (see ExitCode).
 int run_step(int argc, char** argv, Step const& s);

@@ -22,8 +22,7 @@ char const* dtype_name(DType t);
 /// \brief Bytes per element of \p t.
 std::size_t dtype_bytes(DType t);
 
-/// \brief Strides of the three operands, read off a step's CuTe layouts so that the CPU reference sees
-/// exactly the layouts the kernel sees. A is indexed (m,k), B is (n,k), C is (m,n).
+/// \brief Strides of the three operands. A is indexed (m,k), B is (n,k), C is (m,n).
 struct OperandStrides {
   std::int64_t a_m;  ///< A(m,k) lives at a_m·m + a_k·k
   std::int64_t a_k;  ///< see a_m
@@ -31,7 +30,41 @@ struct OperandStrides {
   std::int64_t b_k;  ///< see b_n
   std::int64_t c_m;  ///< C(m,n) lives at c_m·m + c_n·n
   std::int64_t c_n;  ///< see c_m
+
+  /// \brief Field by field.
+  bool operator==(OperandStrides const& o) const {
+    return a_m == o.a_m && a_k == o.a_k && b_n == o.b_n && b_k == o.b_k && c_m == o.c_m && c_n == o.c_n;
+  }
 };
+
+/// \brief Which extent of A or B is contiguous in memory.
+enum class Major {
+  mn,  ///< A is M-major (stride (1,M)), B is N-major (stride (1,N))
+  k,   ///< K-major: A is (K,1) strided, B is (K,1) strided
+};
+
+/// \brief How C is stored.
+enum class Order {
+  row,  ///< row-major: C(m,n) at m·N + n
+  col,  ///< column-major: C(m,n) at m + n·M
+};
+
+/// \brief The operand convention a step declares. The harness derives the CPU reference's view of the
+/// operands from it alone, never from the step's own layout functions: a step whose layouts disagree
+/// with what it declares then fails verification.
+struct Convention {
+  Major a;  ///< A (M,K)
+  Major b;  ///< B (N,K)
+  Order c;  ///< C (M,N)
+};
+
+/// \brief The strides of packed operands of \p p laid out as \p c says.
+OperandStrides strides_of(Convention const& c, Problem const& p);
+
+/// \brief "M-major", "K-major", "N-major", "row-major", ... for printing.
+std::string major_name(Major m, char mn);
+/// \brief "row-major" or "column-major".
+std::string order_name(Order o);
 
 /// \brief How the inputs are filled.
 enum class Init {
@@ -39,7 +72,5 @@ enum class Init {
   ones,    ///< every element 1 (each entry of C is then K)
 };
 
-/// \brief "M-major", "K-major", ... for a 2-D operand whose modes are named \p mode0 and \p mode1.
-std::string majorness(std::int64_t stride0, std::int64_t stride1, char const* mode0, char const* mode1);
 
 }  // namespace tut

@@ -1,0 +1,44 @@
+// The printout's non-template section printers.
+#include "tut/trace.hpp"
+
+namespace tut {
+
+void print_grid_map(std::ostream& os, std::int64_t M, std::int64_t N, int bm, int bn) {
+  int const gx = int((M + bm - 1) / bm), gy = int((N + bn - 1) / bn);
+  constexpr int kMaxCells = 32;
+  int const per_x = (gx + kMaxCells - 1) / kMaxCells, per_y = (gy + kMaxCells - 1) / kMaxCells;
+  int const rows = (gx + per_x - 1) / per_x, cols = (gy + per_y - 1) / per_y;
+  bool const ragged_m = M % bm != 0, ragged_n = N % bn != 0;
+  CharGrid g(rows, cols, '#');
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      bool const cut_m = ragged_m && r == rows - 1;  // the last x holds the CTAs whose rows pass M
+      bool const cut_n = ragged_n && c == cols - 1;
+      g.at(r, c) = cut_m && cut_n ? '+' : cut_m ? 'm' : cut_n ? 'n' : '#';
+    }
+  os << "  The grid of " << gx << "x" << gy << " CTAs: x = blockIdx.x runs down along M, y across along N.\n";
+  if (per_x == 1 && per_y == 1)
+    os << "  One cell per CTA.\n";
+  else
+    os << "  One cell per " << per_x << "x" << per_y << " CTAs (the map has at most 32x32 cells).\n";
+  os << "  # whole tile   m rows past M   n cols past N   + both;  labels are the first row/col of a cell\n";
+  print_grid(os, g, bm * per_x, bn * per_y, "  ");
+  if (ragged_m)
+    os << "  CTAs (" << gx - 1 << ",*) hold rows " << (gx - 1) * bm << ".." << (gx - 1) * bm + bm - 1 << ", of which "
+       << (gx - 1) * bm << ".." << M - 1 << " exist (" << M - (gx - 1) * bm << " of " << bm << ")\n";
+  if (ragged_n)
+    os << "  CTAs (*," << gy - 1 << ") hold cols " << (gy - 1) * bn << ".." << (gy - 1) * bn + bn - 1 << ", of which "
+       << (gy - 1) * bn << ".." << N - 1 << " exist (" << N - (gy - 1) * bn << " of " << bn << ")\n";
+  if (!ragged_m && !ragged_n) os << "  No CTA is partial in M or N: both are multiples of the tile.\n";
+}
+
+void print_k_edge(std::ostream& os, std::int64_t K, int bk) {
+  std::int64_t const k_last = (K + bk - 1) / bk - 1;
+  if (K % bk != 0)
+    os << "  Every CTA's last k-tile (" << k_last << ") holds k " << k_last * bk << ".." << k_last * bk + bk - 1
+       << ", of which " << k_last * bk << ".." << K - 1 << " exist (" << K - k_last * bk << " of " << bk << ")\n";
+  else
+    os << "  No k-tile is ragged: K is a multiple of BLK_K.\n";
+}
+
+}  // namespace tut
