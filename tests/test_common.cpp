@@ -1,9 +1,12 @@
 // Host tests of common/: printing, the CPU reference, verification, inputs, the command line.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cute/tensor.hpp>
@@ -144,6 +147,30 @@ float poison() {
   return x;
 }
 
+// The reference entry and the scale of its terms, in double, straight from the fixture's own arrays (not
+// through verify's internals): Σ_k A(m,k)·B(n,k) and Σ_k |A(m,k)·B(n,k)|.
+struct Exact {
+  double value = 0, abs_sum = 0;
+};
+Exact exact_entry(Fixture const& f, int m, int n) {
+  int const M = int(f.p.m), N = int(f.p.n), K = int(f.p.k);
+  Exact e;
+  for (int k = 0; k < K; ++k) {
+    double const t = double(f.A[std::size_t(m) + std::size_t(k) * M]) *  // A is M-major
+                     double(f.B[std::size_t(n) + std::size_t(k) * N]);    // B is N-major
+    e.value += t;
+    e.abs_sum += std::abs(t);
+  }
+  return e;
+}
+
+// Store the float nearest want + err in C(m,n); return the error that float really carries, in double.
+double plant(Fixture& f, int m, int n, double want, double err) {
+  float const x = float(want + err);
+  f.C[std::size_t(m) * std::size_t(f.p.n) + std::size_t(n)] = x;
+  return double(x) - want;
+}
+
 }  // namespace
 
 TEST_CASE("verify_gemm passes a correct fp32 result", "[verify]") {
@@ -170,6 +197,96 @@ TEST_CASE("verify_gemm catches a planted wrong entry and reports where", "[verif
   CHECK_FALSE(r.first[0].unwritten);
 }
 
+TEST_CASE("the per-entry bound is tight: an error of 1.5x the bound fails, 0.5x passes", "[verify]") {
+  CAPTURE(test_seed());
+  // K = 64 sits on the 1e-5 floor; K = 4096 on the √K law, 4·√4096·2⁻²⁴ = 2⁻¹⁶. M·N is large enough that one
+  // entry 1.5x over its bound leaves ‖C−R‖/‖R‖ under rtol: the per-entry bound alone must catch it.
+  struct Case {
+    int m, n, k;
+    double rtol;
+  };
+  for (Case const c : {Case{40, 40, 64, 1e-5}, Case{128, 128, 4096, std::ldexp(1.0, -16)}}) {
+    CAPTURE(c.m, c.n, c.k, c.rtol);
+    Fixture f(c.m, c.n, c.k, test_seed() + std::uint64_t(c.k));
+    std::mt19937_64 gen(test_seed() ^ std::uint64_t(c.k));
+    for (int trial = 0; trial < 4; ++trial) {
+      int const m = int(gen() % std::uint64_t(c.m)), n = int(gen() % std::uint64_t(c.n));
+      double const sign = trial % 2 ? -1.0 : 1.0;
+      CAPTURE(trial, m, n, sign);
+      float const saved = f.C[std::size_t(m) * c.n + n];
+      Exact const e = exact_entry(f, m, n);
+      double const bound = c.rtol * e.abs_sum;
+
+      double const over = std::abs(plant(f, m, n, e.value, sign * 1.5 * bound));
+      REQUIRE(over > 1.45 * bound);
+      REQUIRE(over < 1.55 * bound);
+      auto r = f.verify();
+      CHECK(r.rtol == c.rtol);
+      CHECK_FALSE(r.pass);
+      CHECK(r.wrong == 1);
+      CHECK(r.rel_frob <= c.rtol);  // the norm criterion alone would let it through
+      REQUIRE(r.first.size() == 1);
+      CHECK(r.first[0].m == m);
+      CHECK(r.first[0].n == n);
+      CHECK(r.first[0].bound == Approx(bound).epsilon(1e-9));
+
+      double const under = std::abs(plant(f, m, n, e.value, sign * 0.5 * bound));
+      REQUIRE(under > 0.45 * bound);
+      REQUIRE(under < 0.55 * bound);
+      r = f.verify();
+      CHECK(r.pass);
+      CHECK(r.wrong == 0);
+
+      f.C[std::size_t(m) * c.n + n] = saved;
+    }
+  }
+}
+
+TEST_CASE("the relative-Frobenius criterion fails a result whose every entry is within its bound", "[verify]") {
+  CAPTURE(test_seed());
+  int const M = 48, N = 48, K = 256;
+  double const rtol = 1e-5;  // the floor: 4·√256·2⁻²⁴ ≈ 3.8e-6 is below it
+  Fixture f(M, N, K, test_seed());
+  std::vector<Exact> ref(std::size_t(M) * N);
+  double ref2 = 0, bound2 = 0;
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      Exact const e = exact_entry(f, m, n);
+      ref[std::size_t(m) * N + n] = e;
+      ref2 += e.value * e.value;
+      bound2 += (rtol * e.abs_sum) * (rtol * e.abs_sum);
+    }
+  // Every entry off by alpha times its own bound gives ‖C−R‖/‖R‖ = alpha·‖bound‖/‖R‖: pick alpha for a target.
+  double const bound_over_ref = std::sqrt(bound2 / ref2);
+  CAPTURE(bound_over_ref);
+  std::mt19937_64 gen(test_seed() ^ 0xf0b);
+  for (double const target : {1.5, 0.5}) {  // in units of rtol
+    double const alpha = target * rtol / bound_over_ref;
+    CAPTURE(target, alpha);
+    REQUIRE(alpha < 0.5);  // every entry stays well inside its bound
+    double err2 = 0, worst = 0;
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        Exact const& e = ref[std::size_t(m) * N + n];
+        double const sign = gen() & 1 ? 1.0 : -1.0;
+        double const err = plant(f, m, n, e.value, sign * alpha * rtol * e.abs_sum);
+        err2 += err * err;
+        worst = std::max(worst, std::abs(err) / (rtol * e.abs_sum));
+      }
+    double const rel_frob = std::sqrt(err2 / ref2);
+    CAPTURE(rel_frob, worst);
+    REQUIRE(worst < 0.6);
+    REQUIRE(rel_frob > 0.9 * target * rtol);
+    REQUIRE(rel_frob < 1.1 * target * rtol);
+    auto r = f.verify();
+    CHECK(r.rtol == rtol);
+    CHECK(r.unwritten == 0);
+    CHECK(r.wrong == 0);
+    CHECK(r.rel_frob == Approx(rel_frob).epsilon(1e-9));
+    CHECK(r.pass == (target < 1));
+  }
+}
+
 TEST_CASE("verify_gemm catches an entry the kernel never wrote", "[verify]") {
   CAPTURE(test_seed());
   Fixture f(24, 50, 16, test_seed());
@@ -188,6 +305,7 @@ TEST_CASE("a sampled verification always checks the edge tiles", "[verify]") {
   CAPTURE(test_seed());
   Fixture f(130, 70, 9, test_seed());
   tut::VerifyConfig cfg;
+  CHECK(cfg.samples == 4096);
   cfg.full_limit = 1000;  // force sampling
   cfg.samples = 16;
   cfg.tile_m = 64;
@@ -197,15 +315,92 @@ TEST_CASE("a sampled verification always checks the edge tiles", "[verify]") {
   f.C[std::size_t(129) * 70 + 69] -= 0.5f;
   auto r = f.verify(cfg);
   CHECK(r.sampled);
-  CHECK(r.checked < 130 * 70);
+  // A 3×3 grid of tiles: the first tile, the 3 of the last tile column, the 2 others of the last tile row,
+  // 5 entries each, and the 16 random ones.
+  CHECK(r.checked == 6 * 5 + 16);
   CHECK_FALSE(r.pass);
-  CHECK(r.wrong >= 1);
+  CHECK(r.wrong == 1);
+  REQUIRE(r.first.size() == 1);
+  CHECK(r.first[0].m == 129);
+  CHECK(r.first[0].n == 69);
 }
 
-TEST_CASE("tolerance follows the input type and K", "[verify]") {
-  CHECK(tut::default_rtol(tut::DType::f32, 1) == 1e-5);
-  CHECK(tut::default_rtol(tut::DType::f32, 1 << 20) > 1e-5);  // √K growth takes over for long K
-  CHECK(tut::default_rtol(tut::DType::f16, 4096) == 1e-3);
+namespace {
+
+// A 100×90 result in 32×24 CTA tiles: a 4×4 grid whose last tile row and column are partial. With
+// samples = 0 only the corners and centres of the edge tiles are compared.
+constexpr int kEdgeM = 100, kEdgeN = 90, kEdgeK = 16, kTileM = 32, kTileN = 24;
+
+// Plant a clear error at each corner and at the centre of CTA tile (bm,bn) in turn: each must be compared.
+void check_tile_is_sampled(Fixture& f, int bm, int bn) {
+  tut::VerifyConfig cfg;
+  cfg.full_limit = 1000;  // force sampling
+  cfg.samples = 0;        // edge tiles only
+  cfg.tile_m = kTileM;
+  cfg.tile_n = kTileN;
+  cfg.seed = test_seed();
+  int const r0 = bm * kTileM, c0 = bn * kTileN;
+  int const r1 = std::min(kEdgeM, r0 + kTileM) - 1, c1 = std::min(kEdgeN, c0 + kTileN) - 1;
+  for (auto const& [pm, pn] : {std::pair{r0, c0}, {r0, c1}, {r1, c0}, {r1, c1}, {(r0 + r1) / 2, (c0 + c1) / 2}}) {
+    int const m = pm, n = pn;
+    CAPTURE(bm, bn, m, n);
+    float& c = f.C[std::size_t(m) * kEdgeN + n];
+    float const saved = c;
+    c += 0.25f;
+    auto r = f.verify(cfg);
+    c = saved;
+    CHECK(r.sampled);
+    CHECK_FALSE(r.pass);
+    CHECK(r.wrong == 1);
+    REQUIRE(r.first.size() == 1);
+    CHECK(r.first[0].m == m);
+    CHECK(r.first[0].n == n);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sampling always checks the first CTA tile", "[verify]") {
+  CAPTURE(test_seed());
+  Fixture f(kEdgeM, kEdgeN, kEdgeK, test_seed());
+  check_tile_is_sampled(f, 0, 0);  // in neither the last tile row nor the last tile column
+}
+
+TEST_CASE("sampling always checks every tile of the last tile column", "[verify]") {
+  CAPTURE(test_seed());
+  Fixture f(kEdgeM, kEdgeN, kEdgeK, test_seed());
+  for (int bm = 0; bm < 4; ++bm) check_tile_is_sampled(f, bm, 3);
+}
+
+TEST_CASE("sampling always checks every tile of the last tile row", "[verify]") {
+  CAPTURE(test_seed());
+  Fixture f(kEdgeM, kEdgeN, kEdgeK, test_seed());
+  for (int bn = 0; bn < 3; ++bn) check_tile_is_sampled(f, 3, bn);  // (3,3) is in the last column too
+}
+
+TEST_CASE("default_rtol: fp32 gets max(1e-5, 4·sqrt(K)·2^-24), fp16 gets 1e-3", "[verify]") {
+  using tut::DType;
+  // The floor holds while 4·√K·2⁻²⁴ < 1e-5, that is up to K = 1759.
+  for (std::int64_t k : {1, 2, 64, 1024, 1759}) {
+    CAPTURE(k);
+    CHECK(tut::default_rtol(DType::f32, k) == 1e-5);
+  }
+  CHECK(tut::default_rtol(DType::f32, 1760) > 1e-5);
+  CHECK(tut::default_rtol(DType::f32, 1760) < 1.001e-5);
+  // Past it, the √K term: at K = 4^j it is an exact power of two.
+  CHECK(tut::default_rtol(DType::f32, 4096) == std::ldexp(1.0, -16));     // 4·64·2⁻²⁴
+  CHECK(tut::default_rtol(DType::f32, 16384) == std::ldexp(1.0, -15));    // 4·128·2⁻²⁴
+  CHECK(tut::default_rtol(DType::f32, 1 << 20) == std::ldexp(1.0, -12));  // 4·1024·2⁻²⁴
+  CHECK(tut::default_rtol(DType::f32, 3000) == Approx(4 * std::sqrt(3000.0) * std::ldexp(1.0, -24)).epsilon(1e-12));
+  // Quadrupling K doubles it, exactly (√(4K) = 2√K survives rounding), wherever the √K term rules.
+  for (std::int64_t k : {1760, 3000, 4096, 12345, 100000, 1 << 20, 1 << 30}) {
+    CAPTURE(k);
+    CHECK(tut::default_rtol(DType::f32, 4 * k) == 2 * tut::default_rtol(DType::f32, k));
+  }
+  for (std::int64_t k : {1, 64, 4096, 1 << 20}) {
+    CAPTURE(k);
+    CHECK(tut::default_rtol(DType::f16, k) == 1e-3);
+  }
 }
 
 TEST_CASE("inputs are seeded, in [-1,1], not degenerate, and rounded to the type", "[random]") {

@@ -28,8 +28,9 @@ double default_rtol(DType t, std::int64_t k);
 struct VerifyConfig {
   double rtol = 1e-5;                         ///< see default_rtol()
   std::int64_t full_limit = std::int64_t(1) << 30;  ///< compare every entry up to this many M·N·K
-  std::int64_t samples = 4096;                ///< random entries checked above full_limit
-  std::int64_t tile_m = 1;                    ///< CTA tile rows: every edge tile is always sampled
+  std::int64_t samples = 4096;                ///< random entries compared above full_limit, besides the tiles below
+  std::int64_t tile_m = 1;                    ///< CTA tile rows: when sampling, the first tile and every tile of the
+                                              ///< last tile row and last tile column are always compared
   std::int64_t tile_n = 1;                    ///< CTA tile cols
   std::uint64_t seed = 0;                     ///< picks the random samples
   int max_report = 8;                         ///< mismatches listed in the report
@@ -62,9 +63,13 @@ struct VerifyReport {
 /// \brief Compare the GPU's \p C against a double-precision reference computed from \p A and \p B.
 ///
 /// All three are host arrays laid out by \p s (the step's own layouts). Every entry of C is scanned for the
-/// poison; entries are compared in full up to cfg.full_limit multiply-adds, beyond that on cfg.samples
-/// random entries plus the corners and centre of every edge CTA tile. An entry (m,n) passes when
-/// |C − R| ≤ rtol·Σ_k|A(m,k)·B(n,k)|; the whole passes when every entry does and ‖C−R‖/‖R‖ ≤ rtol.
+/// poison; entries are compared in full up to cfg.full_limit multiply-adds (M·N·K). Beyond that only a
+/// sample is compared: cfg.samples random entries (4096 by default) plus the 4 corners and the centre of
+/// the first cfg.tile_m × cfg.tile_n tile and of every tile in the last tile row and the last tile column
+/// (the partial tiles, where index bugs show). Other tiles of the first tile row and column are only
+/// reached by the random samples. An entry (m,n) passes when |C − R| ≤ rtol·Σ_k|A(m,k)·B(n,k)|; the whole
+/// passes when every entry is written, every compared entry passes, and ‖C−R‖_F/‖R‖_F ≤ rtol over the
+/// compared entries.
 VerifyReport verify_gemm(Problem const& p, OperandStrides const& s, float const* A, float const* B,
                          float const* C, VerifyConfig const& cfg);
 
