@@ -11,6 +11,7 @@
 #include "config.hpp"
 #include "step01_naive.hpp"
 #include "tut/print.hpp"
+#include "tut/trace.hpp"
 
 using namespace cute;
 using step01::CtaTiler;
@@ -128,7 +129,10 @@ TEST_CASE("thread T's A rows and B rows are its C rows and cols", "[step01]") {
 
 TEST_CASE("the five-stage derivation of partition_C, on the step's own gC", "[step01][mapping]") {
   auto mma = step01::make_tiled_mma_fma();
-  auto gC = Layout<Shape<_128, _128>, Stride<_128, _1>>{};
+  // CTA (0,0)'s tile of the step's own C layout for the default problem, as the kernel cuts it.
+  auto gC = local_tile(make_tensor(counting_iterator<int>(0), step01::make_layout_C(256, 128)), CtaTiler{},
+                       make_coord(0, 0, _), Step<_1, _1, X>{}).layout();  // (BLK_M,BLK_N) -> idx
+  REQUIRE(plain(gC) == "(128,128):(128,1)");
   auto flat2 = [](auto const& l) { return make_layout(flatten(layout<0>(l)), flatten(layout<1>(l))); };
 
   auto s1 = logical_divide(gC, make_tile(step01::PermutationMN{}, step01::PermutationMN{}));
@@ -141,7 +145,7 @@ TEST_CASE("the five-stage derivation of partition_C, on the step's own gC", "[st
   CHECK(plain(layout<0>(s4)) == "(1,(16,16)):(0,(512,4))");
   CHECK(plain(layout<1>(s4)) == "(1,((4,2),(4,2))):(0,((128,8192),(1,64)))");
   // The hand-built stages are exactly what TiledMMA computes.
-  CHECK(s4 == mma.thrfrg_C(gC));
+  CHECK(plain(s4) == plain(mma.thrfrg_C(gC)));
   // Stage 5: slicing thread t = (tm,tn) moves the origin to tm*512 + tn*4 and leaves tCgC.
   for (int t = 0; t < 256; ++t) {
     CAPTURE(t);
@@ -163,13 +167,14 @@ TEST_CASE("the permutation comparison, as the printout computes it", "[step01][m
   CHECK(plain(flat(Layout<Shape<_16, _4>, Stride<_1, _16>>{})) == "(16,4,2):(128,2048,8192)");
   CHECK(plain(take<0, 2>(flat(Layout<Shape<_16, _8>, Stride<_8, _1>>{}))) == "(16,8):(1024,128)");
 
-  auto rows_of_thread0 = [](auto perm) {
-    auto mma = make_tiled_mma(UniversalFMA<float, float, float>{}, Layout<Shape<_16, _16, _1>, Stride<_16, _1, _0>>{},
-                              Tile<decltype(perm), decltype(perm), Underscore>{});
-    return tut::rows_cols(tut::coords_of(mma.get_slice(0).partition_C(make_identity_tensor(make_shape(_128{}, _128{})))))
-        .first;
-  };
-  CHECK(rows_of_thread0(Layout<Shape<_16, _4>, Stride<_4, _1>>{}) == "{0..3, 64..67}");
+  // The rows the printout lists, through its own function, with the step's thread layout.
+  auto rows_of_thread0 = [](auto perm) { return tut::rows_with_permutation<128, step01::ThrLayout>(perm, 0); };
+  CHECK(rows_of_thread0(step01::PermutationMN{}) == "{0..3, 64..67}");
+  // ... and they are the rows the step's own TiledMMA gives thread 0.
+  CHECK(rows_of_thread0(step01::PermutationMN{}) ==
+        tut::rows_cols(tut::coords_of(step01::make_tiled_mma_fma().get_slice(0).partition_C(
+                           make_identity_tensor(make_shape(_128{}, _128{})))))
+            .first);
   CHECK(rows_of_thread0(Layout<Shape<_16, _4>, Stride<_1, _16>>{}) == "{0, 16, 32, 48, 64, 80, 96, 112}");
   CHECK(rows_of_thread0(Layout<Shape<_16, _8>, Stride<_8, _1>>{}) == "{0..7}");
 }
