@@ -99,6 +99,8 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N)
   // Each thread owns (BLK_M/THR_M) x (BLK_N/THR_N) accumulators: the CTA tile, shared out evenly.
   CUTE_STATIC_ASSERT_V(size(tCrC) * size(mma) == size<0>(cta_tiler) * size<1>(cta_tiler));
+  CUTE_STATIC_ASSERT_V(size<1>(tCrC) == size<1>(tCsA));     // MMA_M: the rows of A are the rows of C
+  CUTE_STATIC_ASSERT_V(size<2>(tCrC) == size<1>(tCsB));     // MMA_N: the rows of B are the cols of C
   CUTE_STATIC_ASSERT_V(size<2>(tCrA) == size<2>(cta_tiler));  // BLK_K k_blocks, one k each
   clear(tCrC);
   //! [partition]
