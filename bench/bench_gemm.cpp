@@ -52,12 +52,7 @@ struct Operands {
   void fill(tut::DeviceBuffer<unsigned char>& d, std::size_t count) const {
     std::vector<float> h(count);
     tut::fill_inputs(h, type, tut::Init::random, tut::fresh_seed());
-    if (type == tut::DType::f16) {
-      auto bits = tut::to_f16_bits(h);
-      TUT_CUDA_CHECK(cudaMemcpy(d.get(), bits.data(), d.bytes(), cudaMemcpyHostToDevice));
-    } else {
-      TUT_CUDA_CHECK(cudaMemcpy(d.get(), h.data(), d.bytes(), cudaMemcpyHostToDevice));
-    }
+    tut::upload_inputs(d, h, type);
   }
 };
 

@@ -42,8 +42,6 @@ void launch_vector_or_scalar(tut::GemmArgs const& args, cudaStream_t stream) {
   else
     launch_config<typename Cfg::Scalar>(args, stream);
 }
-
-void launch(tut::GemmArgs const& args, cudaStream_t stream) { launch_vector_or_scalar<Default>(args, stream); }
 //! [launch]
 
 // The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.

@@ -9,9 +9,6 @@
 /// \brief Step 03: shared-memory tiling, a copy partition and a math partition.
 namespace step03 {
 
-/// \brief Launch the step-03 kernel (config Default) on \p stream (any M, N, K >= 1).
-void launch(tut::GemmArgs const& args, cudaStream_t stream);
-
 /// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream, with scalar copies
 /// where VEC-wide ones do not fit (any M, N, K >= 1).
 template <class Cfg>

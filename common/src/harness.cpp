@@ -129,17 +129,9 @@ struct Operands {
         dC(std::size_t(o.problem.m * o.problem.n)) {
     fill_inputs(hA, s.in_type, o.init, o.seed);
     fill_inputs(hB, s.in_type, o.init, o.seed + 1);
-    upload(dA, hA, s.in_type);
-    upload(dB, hB, s.in_type);
+    upload_inputs(dA, hA, s.in_type);
+    upload_inputs(dB, hB, s.in_type);
     dC.fill_bytes(0xFF);
-  }
-  static void upload(DeviceBuffer<unsigned char>& d, std::vector<float> const& h, DType t) {
-    if (t == DType::f16) {
-      auto bits = to_f16_bits(h);
-      TUT_CUDA_CHECK(cudaMemcpy(d.get(), bits.data(), d.bytes(), cudaMemcpyHostToDevice));
-    } else {
-      TUT_CUDA_CHECK(cudaMemcpy(d.get(), h.data(), d.bytes(), cudaMemcpyHostToDevice));
-    }
   }
   GemmArgs args(Problem const& p, Store store) const { return {p, dA.get(), dB.get(), dC.get(), store}; }
 };

@@ -9,6 +9,8 @@
 #include <cuda_runtime_api.h>
 
 #include "tut/cuda_check.hpp"
+#include "tut/problem.hpp"
+#include "tut/random.hpp"
 
 namespace tut {
 
@@ -58,5 +60,17 @@ class DeviceBuffer {
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
 };
+
+/// \brief Copy inputs \p h (already rounded to \p t) into \p d as elements of type \p t: fp32 as they
+/// are, fp16 as IEEE binary16. \p d holds h.size()·dtype_bytes(t) bytes.
+inline void upload_inputs(DeviceBuffer<unsigned char>& d, std::vector<float> const& h, DType t) {
+  if (d.bytes() != h.size() * dtype_bytes(t)) throw CudaError("upload_inputs: size mismatch");
+  if (t == DType::f16) {
+    auto bits = to_f16_bits(h);
+    TUT_CUDA_CHECK(cudaMemcpy(d.get(), bits.data(), d.bytes(), cudaMemcpyHostToDevice));
+  } else {
+    TUT_CUDA_CHECK(cudaMemcpy(d.get(), h.data(), d.bytes(), cudaMemcpyHostToDevice));
+  }
+}
 
 }  // namespace tut
