@@ -4,6 +4,8 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 #include <catch2/generators/catch_generators_range.hpp>
+#include <catch2/catch_approx.hpp>
+using Catch::Approx;
 #else
 #include <catch2/catch.hpp>
 #endif
