@@ -16,7 +16,15 @@ namespace tut {
 namespace detail {
 template <class T>
 void write_plain(std::ostream& os, T const& x) {
-  if constexpr (cute::is_layout<T>::value) {
+  if constexpr (cute::is_composed_layout<T>::value) {
+    // A swizzled layout, outer o offset o inner: `Sw<3,2,7> o (128,32):(1,128)` (a zero offset left out).
+    os << x.layout_a() << " o ";
+    if (!(x.offset() == cute::Int<0>{})) {
+      write_plain(os, x.offset());
+      os << " o ";
+    }
+    write_plain(os, x.layout_b());
+  } else if constexpr (cute::is_layout<T>::value) {
     write_plain(os, x.shape());
     os << ':';
     write_plain(os, x.stride());
@@ -37,7 +45,8 @@ void write_plain(std::ostream& os, T const& x) {
 }
 }  // namespace detail
 
-/// \brief A layout, shape or stride as the seeds write it: `(1,(4,2),(4,2)):(0,(128,8192),(1,64))`.
+/// \brief A layout, shape or stride as the seeds write it: `(1,(4,2),(4,2)):(0,(128,8192),(1,64))`;
+/// a swizzled layout as `Sw<3,2,7> o (128,32):(1,128)`.
 ///
 /// CuTe's own printer marks compile-time integers with an underscore (`_4`); this form drops the marks,
 /// so static and dynamic layouts with the same values print the same. cute_str() keeps them.

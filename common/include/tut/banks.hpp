@@ -1,0 +1,126 @@
+/// \file banks.hpp
+/// \brief A model of shared-memory bank conflicts, and the smem instructions a CuTe copy issues (host only).
+///
+/// Shared memory has 32 banks of 4 bytes: byte address a lies in bank (a / 4) mod 32. One warp-wide
+/// instruction is served in wavefronts. A wavefront gives each bank one 4-byte word, to every lane that
+/// wants that word (a broadcast). Lanes that want different words of one bank need one wavefront each:
+/// a bank conflict. The lanes are served in phases of at most 128 bytes: all 32 lanes together for
+/// 32-bit accesses, each half-warp for 64-bit ones, each quarter-warp (8 lanes) for 128-bit ones.
+///
+/// The model's counts are meant to equal Nsight Compute's
+/// `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum`: the extra wavefronts, needed − ideal.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+namespace tut::banks {
+
+inline constexpr int kBanks = 32;          ///< banks of shared memory
+inline constexpr int kBankBytes = 4;       ///< bytes per bank and wavefront
+inline constexpr int kWarp = 32;           ///< lanes per warp
+inline constexpr std::int64_t kIdle = -1;  ///< the address of a lane that takes no part
+
+/// \brief One warp-wide shared-memory instruction: the byte address each lane starts at (kIdle if it
+/// takes no part) and how many bytes every lane moves (4, 8 or 16).
+struct WarpAccess {
+  std::array<std::int64_t, kWarp> addr;  ///< lane -> byte address in shared memory
+  int bytes = 4;                         ///< per lane: 4 (32-bit), 8 (64-bit) or 16 (128-bit)
+  WarpAccess() { addr.fill(kIdle); }
+};
+
+/// \brief Wavefronts one or more instructions need, and the fewest they could need.
+struct Wavefronts {
+  long long needed = 0;  ///< as served: per phase, the most distinct words any one bank must give
+  long long ideal = 0;   ///< with no conflicts: one per phase that has a lane taking part
+  /// \brief The extra wavefronts: what a bank conflict costs, and what Nsight Compute counts.
+  long long extra() const { return needed - ideal; }
+  Wavefronts& operator+=(Wavefronts const& o) {
+    needed += o.needed;
+    ideal += o.ideal;
+    return *this;
+  }
+};
+
+/// \brief Lanes per phase for an access of \p bytes per lane: 32, 16 or 8 (128 bytes a phase).
+int lanes_per_phase(int bytes);
+
+/// \brief The model, for one warp-wide instruction.
+Wavefronts wavefronts(WarpAccess const& w);
+
+/// \brief The bank of byte address \p addr.
+inline int bank_of(std::int64_t addr) { return int((addr / kBankBytes) % kBanks); }
+
+/// \brief The smem side of one thread's `copy(src, dst)`, as CuTe's default copy issues it: its
+/// instructions' byte offsets from \p smem_base, in issue order, and the bytes each moves.
+struct ThreadAccesses {
+  std::vector<std::int64_t> offsets;  ///< one per instruction
+  int bytes = 0;                      ///< per instruction
+};
+
+/// \brief The smem instructions of one thread's `copy(src, dst)` (cute/algorithm/copy.hpp, the copy
+/// without an atom): the same filter, the same vector width (the common vector of \p src and \p dst,
+/// within the alignment CuTe assumes, at most 128 bits) and the same recast. Exactly one of \p src and
+/// \p dst is in shared memory, at \p smem_base on the host.
+template <class SrcEngine, class SrcLayout, class DstEngine, class DstLayout>
+ThreadAccesses copy_accesses(cute::Tensor<SrcEngine, SrcLayout> const& src_in,
+                             cute::Tensor<DstEngine, DstLayout> const& dst_in, void const* smem_base) {
+  using namespace cute;
+  constexpr bool src_smem = is_smem<typename SrcEngine::iterator>::value;
+  static_assert(src_smem != is_smem<typename DstEngine::iterator>::value, "one side of the copy is smem");
+  using T = typename DstEngine::value_type;
+
+  // AutoFilter: drop the destination's broadcast modes (both sides alike).
+  auto dst_null = nullspace(dst_in.layout());
+  Tensor dst = zipped_divide(dst_in, dst_null)(Int<0>{}, _);
+  Tensor src = zipped_divide(src_in, dst_null)(Int<0>{}, _);
+
+  // AutoVectorizingCopyWithAssumedAlignment: 128 bits assumed for static layouts, 8 for dynamic ones.
+  constexpr int assumed = is_static<SrcLayout>::value && is_static<DstLayout>::value ? 128 : 8;
+  constexpr int common_elem = decltype(max_common_vector(src, dst))::value;
+  constexpr int align_bits = decltype(gcd(max_alignment(src), max_alignment(dst), Int<assumed>{}))::value;
+  constexpr int vec_bits = std::gcd(common_elem * int(sizeof_bits_v<T>), align_bits);
+
+  auto offsets_of = [&](auto const& s) {
+    ThreadAccesses a;
+    a.bytes = int(sizeof(typename std::remove_reference_t<decltype(s)>::value_type));
+    for (int i = 0; i < int(size(s)); ++i)
+      a.offsets.push_back(reinterpret_cast<char const*>(&s(i)) - static_cast<char const*>(smem_base));
+    return a;
+  };
+  auto const& smem = [&]() -> auto const& {
+    if constexpr (src_smem) return src; else return dst;
+  }();
+  if constexpr (common_elem > 1 && vec_bits % 8 == 0 && int(sizeof_bits_v<T>) < vec_bits)
+    return offsets_of(recast<uint_bit_t<vec_bits>>(smem));
+  else
+    return offsets_of(smem);
+}
+
+/// \brief The instructions of one warp, made from its 32 threads' accesses (lane l = thread 32·warp + l).
+/// Every thread issues the same number of instructions of the same width.
+std::vector<WarpAccess> warp_instructions(std::vector<ThreadAccesses> const& lanes);
+
+/// \brief The model over a whole CTA's partition: \p accesses_of(t) gives thread t's ThreadAccesses
+/// (for t < \p threads), grouped into warps; the sum over all warps and instructions.
+template <class AccessesOf>
+Wavefronts count_cta(int threads, AccessesOf&& accesses_of) {
+  Wavefronts total;
+  for (int w = 0; w * kWarp < threads; ++w) {
+    std::vector<ThreadAccesses> lanes;
+    for (int l = 0; l < kWarp && w * kWarp + l < threads; ++l) lanes.push_back(accesses_of(w * kWarp + l));
+    for (auto const& i : warp_instructions(lanes)) total += wavefronts(i);
+  }
+  return total;
+}
+
+/// \brief A bank map of one warp-wide instruction: per phase, each lane's first bank, then each bank's
+/// distinct words, and the wavefronts the model gives it. Lines without a trailing newline.
+std::vector<std::string> bank_map(WarpAccess const& w);
+
+}  // namespace tut::banks

@@ -1,0 +1,105 @@
+// The shared-memory bank model (tut/banks.hpp).
+#include "tut/banks.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace tut::banks {
+
+int lanes_per_phase(int bytes) {
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    throw std::invalid_argument("bank model: a lane moves 4, 8 or 16 bytes, not " + std::to_string(bytes));
+  return kWarp * kBankBytes / bytes;  // 128 bytes per phase: 32, 16 or 8 lanes
+}
+
+namespace {
+
+// For one phase (lanes [first, first + n)): bank -> the distinct words it must give.
+std::map<int, std::set<std::int64_t>> words_by_bank(WarpAccess const& w, int first, int n) {
+  std::map<int, std::set<std::int64_t>> words;
+  for (int l = first; l < first + n; ++l) {
+    if (w.addr[l] == kIdle) continue;
+    for (int b = 0; b < w.bytes; b += kBankBytes) {
+      std::int64_t const a = w.addr[l] + b;
+      words[bank_of(a)].insert(a / kBankBytes);
+    }
+  }
+  return words;
+}
+
+std::size_t most_words(std::map<int, std::set<std::int64_t>> const& words) {
+  std::size_t most = 0;
+  for (auto const& [bank, ws] : words) most = std::max(most, ws.size());
+  return most;
+}
+
+}  // namespace
+
+Wavefronts wavefronts(WarpAccess const& w) {
+  int const n = lanes_per_phase(w.bytes);
+  Wavefronts f;
+  for (int first = 0; first < kWarp; first += n) {
+    auto const words = words_by_bank(w, first, n);
+    if (words.empty()) continue;  // no lane of this phase takes part
+    f.needed += static_cast<long long>(most_words(words));
+    f.ideal += 1;
+  }
+  return f;
+}
+
+std::vector<WarpAccess> warp_instructions(std::vector<ThreadAccesses> const& lanes) {
+  if (lanes.empty() || int(lanes.size()) > kWarp) throw std::invalid_argument("bank model: 1 to 32 lanes");
+  std::size_t const count = lanes.front().offsets.size();
+  int const bytes = lanes.front().bytes;
+  for (auto const& l : lanes)
+    if (l.offsets.size() != count || l.bytes != bytes)
+      throw std::invalid_argument("bank model: the lanes of a warp issue different instructions");
+  std::vector<WarpAccess> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    out[i].bytes = bytes;
+    for (std::size_t l = 0; l < lanes.size(); ++l) out[i].addr[l] = lanes[l].offsets[i];
+  }
+  return out;
+}
+
+std::vector<std::string> bank_map(WarpAccess const& w) {
+  int const n = lanes_per_phase(w.bytes);
+  std::ostringstream lane, bank;
+  lane << "lane";
+  bank << "bank";
+  for (int l = 0; l < kWarp; ++l) {
+    if (l > 0 && l % n == 0) {  // a phase boundary
+      lane << " |";
+      bank << " |";
+    }
+    lane << std::setw(3) << l;
+    if (w.addr[l] == kIdle)
+      bank << "  -";
+    else
+      bank << std::setw(3) << bank_of(w.addr[l]);
+  }
+  std::ostringstream worst;
+  Wavefronts const f = wavefronts(w);
+  worst << f.needed << " wavefront" << (f.needed == 1 ? "" : "s") << ", ideal " << f.ideal << ": ";
+  std::size_t most = 1;
+  int most_bank = -1;
+  for (int first = 0; first < kWarp; first += n) {
+    auto const words = words_by_bank(w, first, n);
+    for (auto const& [b, ws] : words)
+      if (ws.size() > most) {
+        most = ws.size();
+        most_bank = b;
+      }
+  }
+  if (most_bank < 0)
+    worst << "no bank gives two different words in one phase";
+  else
+    worst << "bank " << most_bank << " gives " << most << " different words in one phase";
+  return {lane.str(), bank.str(), worst.str()};
+}
+
+}  // namespace tut::banks

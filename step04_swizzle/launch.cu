@@ -1,0 +1,53 @@
+// Step 04's one CUDA translation unit: instantiate and launch the kernel.
+#include <cstdint>
+#include <tuple>
+
+#include "config.hpp"
+#include "kernel.cuh"
+#include "step04_swizzle.hpp"
+
+namespace step04 {
+
+namespace {
+
+//! [launch]
+// One launch of the kernel built from Cfg.
+template <class Cfg>
+void launch_config(tut::GemmArgs const& args, cudaStream_t stream) {
+  int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
+  typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
+  typename Cfg::TiledMma mma;
+
+  dim3 block(size(mma));                                    // THR_M x THR_N threads
+  dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per BLK_M x BLK_N tile of C
+            ceil_div(N, size<1>(cta_tiler)));
+  gemm_kernel<<<grid, block, Cfg::kSmemBytes, stream>>>(  // dynamic smem: one Cfg::Smem
+      cta_tiler,
+      static_cast<Element const*>(args.A), make_layout_A(M, K), typename Cfg::SmemLayoutA{}, typename Cfg::TiledCopyA{},
+      static_cast<Element const*>(args.B), make_layout_B(N, K), typename Cfg::SmemLayoutB{}, typename Cfg::TiledCopyB{},
+      args.C, make_layout_C(M, N),
+      mma, args.store);
+}
+
+bool aligned(void const* p, int bytes) { return reinterpret_cast<std::uintptr_t>(p) % std::uintptr_t(bytes) == 0; }
+
+}  // namespace
+
+// Cfg's VEC-wide copies where the operands allow them, else the same kernel with scalar copies.
+template <class Cfg>
+void launch_vector_or_scalar(tut::GemmArgs const& args, cudaStream_t stream) {
+  int const vec_bytes = Cfg::kVec * int(sizeof(Element));
+  if (vector_copies_fit(Cfg::kVec, args.problem) && aligned(args.A, vec_bytes) && aligned(args.B, vec_bytes))
+    launch_config<Cfg>(args, stream);
+  else
+    launch_config<typename Cfg::Scalar>(args, stream);
+}
+//! [launch]
+
+// The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.
+template void launch_vector_or_scalar<Default>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Unswizzled>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<KMajor>(tut::GemmArgs const&, cudaStream_t);
+
+}  // namespace step04
+

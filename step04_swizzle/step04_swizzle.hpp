@@ -1,0 +1,20 @@
+/// \file step04_swizzle/step04_swizzle.hpp
+/// \brief Step 04's entry points, for its main(), the tests and the benchmark.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "tut/harness.hpp"
+
+/// \brief Step 04: shared-memory tiling, a copy partition and a math partition.
+namespace step04 {
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream, with scalar copies
+/// where VEC-wide ones do not fit (any M, N, K >= 1).
+template <class Cfg>
+void launch_vector_or_scalar(tut::GemmArgs const& args, cudaStream_t stream);
+
+/// \brief The step, as the harness drives it.
+tut::Step const& step();
+
+}  // namespace step04

@@ -1,0 +1,242 @@
+// Step 04's printout: the CTA tiler and grid, the smem tiles, one thread's copy and math partitions,
+// the swizzle, and the bank-conflict model's counts on those partitions.
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+#include "bank_model.hpp"
+#include "config.hpp"
+#include "step04_swizzle.hpp"
+#include "tut/step.hpp"
+#include "tut/trace.hpp"
+
+namespace step04 {
+
+namespace {
+
+using tut::plain;
+using tut::print_item;
+using tut::str;
+
+// "swizzled", "unswizzled" or "kmajor": the name of a configuration (--variant).
+template <class Cfg>
+std::string name_of() {
+  return Cfg::kSmem == SmemKind::swizzled ? "swizzled" : Cfg::kSmem == SmemKind::plain ? "unswizzled" : "kmajor";
+}
+
+// What a configuration's smem layout is, in words.
+template <class Cfg>
+std::string smem_words() {
+  return Cfg::kSmem == SmemKind::swizzled ? "M-major, swizzled"
+                                          : Cfg::kSmem == SmemKind::plain ? "M-major" : "K-major, as gmem";
+}
+
+// Swizzle<B,M,S> as a function of the plain index i, and which bits of i = mn + BLK_MN*k it moves.
+template <int B, int M, int S>
+void print_swizzle_function(std::ostream& os, Swizzle<B, M, S>, int blk_mn, int blk_k) {
+  int const mn_bits = log_2(unsigned(blk_mn)), bits = mn_bits + log_2(unsigned(blk_k));
+  auto name = [&](int bit) { return bit < mn_bits ? "m" + str(bit) : "k" + str(bit - mn_bits); };
+  auto field = [&](int lo) {
+    std::string f;
+    for (int b = lo + B - 1; b >= lo; --b) f += name(b) + (b > lo ? " " : "");
+    return f;
+  };
+  os << "  Swizzle<" << B << "," << M << "," << S << ">(i) = i ^ (((i >> " << M + S << ") & " << (1 << B) - 1 << ") << " << M
+     << ")   with i = m + " << blk_mn << "k, the plain index\n";
+  os << "    bits of i:";
+  for (int b = bits - 1; b >= 0; --b) os << ' ' << std::string(name(b).size() < 3 ? 3 - name(b).size() : 0, ' ') << name(b);
+  os << "\n    it XORs bits " << M + S + B - 1 << ".." << M + S << " (" << field(M + S) << ") into bits " << M + B - 1 << ".."
+     << M << " (" << field(M) << "):\n"
+     << "    the 16-byte piece of m, m/4 mod 8, is XORed with k/4 mod 8\n";
+  os << "    M = " << M << ": 2^" << M << " = " << (1 << M) << " floats (16 bytes, one 128-bit load) stay together\n"
+     << "    B = " << B << ": 2^" << B << " = " << (1 << B) << " pieces of 16 bytes = 128 bytes = all 32 banks\n"
+     << "    S = " << S << " = log2(BLK_M): the source bits start at 2^(M+S) = " << (1 << (M + S))
+     << " floats = 4 k, so they are k/4 mod 8,\n"
+     << "        the piece of its row that tells apart the lanes of a warp's store\n";
+}
+
+// One warp's instruction before and after the swizzle: the bank maps of the model.
+template <class Cfg>
+void print_bank_maps(std::ostream& os, int which, int i, std::string const& title) {
+  using Plain = typename Cfg::template WithSmem<SmemKind::plain>;
+  using Swizzled = typename Cfg::template WithSmem<SmemKind::swizzled>;
+  os << "\n  " << title << '\n';
+  for (auto const& [label, w] : {std::pair{"unswizzled", warp_instruction<Plain>(which, 0, i)},
+                                 std::pair{"swizzled  ", warp_instruction<Swizzled>(which, 0, i)}}) {
+    auto const lines = tut::banks::bank_map(w);
+    os << "    " << label << "  " << lines[0] << "\n                " << lines[1] << "\n                -> " << lines[2]
+       << '\n';
+  }
+}
+
+template <class Cfg>
+void trace_config(std::ostream& os, tut::Options const& o) {
+  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
+  int const T = int(o.thread);
+  typename Cfg::CtaTiler cta_tiler;
+  typename Cfg::TiledMma mma;
+  typename Cfg::TiledCopyA copy_a;
+  typename Cfg::TiledCopyB copy_b;
+
+  tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  print_item(os, "config", name_of<Cfg>() + (Cfg::kVec == 1 ? ", scalar loads" : ""),
+             "--variant: swizzled, unswizzled or kmajor smem");
+  tut::print_fma_tiled_mma(os, mma, "runs of 4 rows, 4 cols, as in step03");
+  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler), vec = Cfg::kVec;
+  int const copy_thr_k = bk / 4, copy_thr_m = Cfg::kThreads / copy_thr_k;
+  std::string const op = vec == 4 ? "uint128_t" : "uint32_t";
+  print_item(os, "TiledCopy",
+             "UniversalCopy<" + op + "> x threads (" + str(copy_thr_m) + "," + str(copy_thr_k) + "):(" + str(copy_thr_k) +
+                 ",1)",
+             "thread t -> (t/" + str(copy_thr_k) + ", t%" + str(copy_thr_k) + "), K-major");
+  print_item(os, "", "x values (1,4): 4 floats along k, " + std::string(vec == 4 ? "one load" : "one load each"),
+             "the same for A and B");
+
+  // The kernel's tensors for the traced CTA (gA, gB, gC), and the same tiling of identity tensors
+  // (cA, cB, cC), which gives the global (m,k), (n,k), (m,n) of every element.
+  auto const t = tut::tile_cta<Element, Element>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
+                                                 make_layout_C(M, N), int(o.block_x), int(o.block_y));
+  // The smem tiles, as the kernel makes them (over host memory, never written), and identity tensors of
+  // their shapes: (m,k) in the tile.
+  HostSmem<Cfg> smem;
+  Tensor sA = smem.sA();                                // (BLK_M,BLK_K)
+  Tensor sB = smem.sB();                                // (BLK_N,BLK_K)
+  Tensor csA = make_identity_tensor(shape(sA));         // (BLK_M,BLK_K) -> (m,k) in the tile
+  Tensor csB = make_identity_tensor(shape(sB));         // (BLK_N,BLK_K) -> (n,k) in the tile
+  auto sA_idx = [&](auto const& part) {                 // smem_idx of each element of a partition of sA
+    std::vector<std::int64_t> v;
+    for (int i = 0; i < int(size(part)); ++i) v.push_back(&part(i) - smem.storage->A.begin());
+    return tut::ranges_compact(v);
+  };
+
+  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, o);
+  os << "  shared memory: one k-tile of A and of B (config.hpp, static), in one SharedStorage\n";
+  print_item(os, "sA", plain(typename Cfg::SmemLayoutA{}), "(BLK_M,BLK_K): (m,k) -> smem_idx, " + smem_words<Cfg>());
+  print_item(os, "sB", plain(typename Cfg::SmemLayoutB{}), "(BLK_N,BLK_K): (n,k) -> smem_idx, " + smem_words<Cfg>());
+  print_item(os, "smem", str(Cfg::kSmemBytes) + " bytes per CTA",
+             "sizeof(SharedStorage) = sA " + str(size(sA) * int(sizeof(Element))) + " + sB " +
+                 str(size(sB) * int(sizeof(Element))));
+
+  auto thr_copy_a = copy_a.get_slice(T);
+  auto thr_copy_b = copy_b.get_slice(T);
+  os << "\n  thr_copy_a = copy_a.get_slice(" << T << "): thread " << T << "'s share of each k-tile, gmem -> smem\n";
+  print_item(os, "tAgA", plain(thr_copy_a.partition_S(t.gA).layout()), "(CPY,CPY_M,CPY_K,k) = partition_S(gA)");
+  print_item(os, "tAsA", plain(thr_copy_a.partition_D(sA).layout()), "(CPY,CPY_M,CPY_K) = partition_D(sA)");
+  print_item(os, "", tut::elements(thr_copy_a.partition_D(csA), "sA m", "k"), "of every k-tile");
+  print_item(os, "", "smem_idx " + sA_idx(thr_copy_a.partition_D(sA)), "where they go");
+  print_item(os, "", tut::elements(thr_copy_a.partition_S(t.cA(_, _, 0)), "A m", "k"), "in k-tile 0");
+  print_item(os, "tBgB", plain(thr_copy_b.partition_S(t.gB).layout()), "(CPY,CPY_N,CPY_K,k) = partition_S(gB)");
+  print_item(os, "tBsB", plain(thr_copy_b.partition_D(sB).layout()), "(CPY,CPY_N,CPY_K) = partition_D(sB)");
+  print_item(os, "", tut::elements(thr_copy_b.partition_D(csB), "sB n", "k"), "of every k-tile");
+  print_item(os, "", tut::elements(thr_copy_b.partition_S(t.cB(_, _, 0)), "B n", "k"), "in k-tile 0");
+
+  ThrMMA thr_mma = mma.get_slice(T);
+  Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
+  Tensor tCsA = thr_mma.partition_A(sA);                // (MMA,MMA_M,MMA_K)
+  Tensor tCsB = thr_mma.partition_B(sB);                // (MMA,MMA_N,MMA_K)
+  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T << "'s share " << tut::thread_mn(mma, T) << "\n";
+  print_item(os, "tCgC", plain(tCgC.layout()), "(MMA,MMA_M,MMA_N)  partition_C(gC)");
+  print_item(os, "tCsA", plain(tCsA.layout()), "(MMA,MMA_M,MMA_K)  partition_A(sA)");
+  print_item(os, "tCsB", plain(tCsB.layout()), "(MMA,MMA_N,MMA_K)  partition_B(sB)");
+  print_item(os, "tCrA", plain(thr_mma.partition_fragment_A(sA).layout()), "registers; tCrB alike");
+  auto [rows, cols] = tut::rows_cols(tut::coords_of(thr_mma.partition_C(t.cC)));
+  auto [a_rows, a_ks] = tut::rows_cols(tut::coords_of(thr_mma.partition_A(csA)));
+  auto [b_rows, b_ks] = tut::rows_cols(tut::coords_of(thr_mma.partition_B(csB)));
+  print_item(os, "C rows", rows, "global rows, as partition_C(cC) says");
+  print_item(os, "C cols", cols);
+  print_item(os, "sA rows", a_rows, "k " + a_ks + " of every k-tile: C's rows, in the tile");
+  print_item(os, "sB rows", b_rows, "k " + b_ks + " of every k-tile: C's cols, in the tile");
+  int const k_tiles = int(size<2>(t.gA)), k_blocks = int(size<2>(tCsA)), fmas = int(size(tCgC));
+  os << "\n  loop counts: " << k_tiles << " k-tiles x " << k_blocks << " k-blocks x " << fmas << " FMAs = "
+     << k_tiles * k_blocks * fmas << " FMAs per thread (" << fmas << " outputs x " << k_tiles * k_blocks << " k)\n";
+
+  // ---- What is new: K-major operands, bank conflicts, the swizzle -------------------------------------
+  tut::print_section(os, 4, "What is new: K-major operands, bank conflicts, and the swizzle");
+  os << "  A and B are K-major: a thread loads 4 consecutive k of one row" << (vec == 4 ? " (one 128-bit load)" : "")
+     << ", and " << copy_thr_k << " threads\n  side by side load a whole " << bk
+     << "-float row of the k-tile. The math wants 4 consecutive m (or n) at one k,\n"
+     << "  as in step03, so the copy stores the 4 floats into 4 columns of an M-major sA, one float each:\n"
+     << "  the transposing store. A warp's 32 lanes then write 4 rows x 8 pieces of 4 k. Plain, all 8 pieces\n"
+     << "  of a row land in one bank: 8 different words, 8 wavefronts instead of 1.\n\n";
+  using Plain = typename Cfg::template WithSmem<SmemKind::plain>;
+  using Swizzled = typename Cfg::template WithSmem<SmemKind::swizzled>;
+  using KMaj = typename Cfg::template WithSmem<SmemKind::k_major>;
+  print_item(os, "plain", plain(typename Plain::SmemLayoutA{}), "smem_idx = i = m + " + str(bm) + "k");
+  print_item(os, "swizzled", plain(typename Swizzled::SmemLayoutA{}), "smem_idx = Swizzle(i)");
+  print_swizzle_function(os, typename Swizzled::SmemLayoutA{}.layout_a(), bm, bk);
+
+  int const store_instr = int(size(thr_copy_a.partition_D(sA)));  // one float per store
+  print_bank_maps<Cfg>(os, 0, 0, "One warp's store: warp 0, tAsA, instruction 0 of " + str(store_instr) +
+                                     " (32-bit: the 32 lanes in one phase)");
+  int const kb = 4, loads_per_k = int(size<1>(tCsB)) / 4;  // 128-bit loads of 4 n per k_block
+  print_bank_maps<Cfg>(os, 3, kb * loads_per_k,
+                       "One warp's load: warp 0, tCsB at k_block " + str(kb) +
+                           " (128-bit: 4 phases of 8 lanes; each lane's first of 4 banks)");
+
+  os << "\n  The model (tut/banks.hpp) on the kernel's own partitions, per CTA (" << Cfg::kThreads / 32
+     << " warps) and k-tile:\n";
+  auto const plain_counts = model_counts<Plain>(), swizzled_counts = model_counts<Swizzled>();
+  for (std::size_t i = 0; i < plain_counts.size(); ++i)
+    for (auto const* c : {&plain_counts[i], &swizzled_counts[i]})
+      os << "  bank conflicts (model): " << c->partition << " (" << c->what << "), "
+         << (c == &plain_counts[i] ? "unswizzled" : "swizzled") << ": " << c->waves.extra()
+         << " extra wavefronts per k-tile\n";
+  long long const ctas = (long long)ceil_div(M, bm) * ceil_div(N, bn);
+  long long st = 0, ld = 0;
+  for (auto const& c : plain_counts) (c.partition[1] == 'C' ? ld : st) += c.waves.extra();
+  os << "  For this problem, " << k_tiles << " k-tiles x " << ctas << " CTAs: unswizzled " << st * k_tiles * ctas
+     << " store and " << ld * k_tiles * ctas << " load conflicts, swizzled 0 and 0\n"
+     << "  (what Nsight Compute's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st/ld.sum count).\n";
+
+  auto const kmajor_counts = model_counts<KMaj>();
+  os << "\n  K-major smem, laid out like gmem (--variant kmajor), is the design step04 did not take. Its\n"
+     << "  copy stores 4 floats at once, conflict-free, but the math must read 4 m at one k down a column,\n"
+     << "  one float at a time (4x the load instructions), and a warp's 16 rows n = 4*tn of sB lie "
+     << 4 * bk * int(sizeof(Element)) << " bytes\n  apart: one bank. The model, per k-tile:";
+  std::string sep = " ";
+  for (auto const& c : kmajor_counts)
+    if (c.waves.extra() > 0) {
+      os << sep << c.partition << " " << c.waves.extra();
+      sep = ", ";
+    }
+  os << " extra wavefronts.\n";
+}
+
+// The configuration the launcher runs for this problem (launch.cu also checks the pointers' alignment).
+template <class Cfg>
+void trace(std::ostream& os, tut::Options const& o) {
+  if (vector_copies_fit(Cfg::kVec, o.problem))
+    trace_config<Cfg>(os, o);
+  else
+    trace_config<typename Cfg::Scalar>(os, o);
+}
+
+template <class... Cfg>
+std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
+  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(name_of<Cfg>(),
+                                                                            &launch_vector_or_scalar<Cfg>,
+                                                                            &trace<Cfg>)...};
+}
+
+}  // namespace
+
+tut::Step const& step() {
+  static tut::Step const s = [] {
+    tut::Step s;
+    s.name = "step04_swizzle";
+    s.title = "K-major operands, bank conflicts, and the swizzle that removes them";
+    s.in_type = tut::DType::f32;
+    s.defaults = {200, 152, 40};
+    s.convention = {tut::Major::k, tut::Major::k, tut::Order::row};
+    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
+    s.variants = variants_of(Variants{});
+    return s;
+  }();
+  return s;
+}
+
+}  // namespace step04
