@@ -39,14 +39,23 @@ done < "$build/tut_steps.txt" > "$out/sanitizer.txt" 2>&1
 tee -a "$log" < "$out/sanitizer.txt"
 grep -q FAILED "$out/sanitizer.txt" && status=1
 
+# Nsight Compute's bank-conflict counters: every variant of every step at 1024^3 and 4096^3, and the
+# default variant on a ragged N (the scalar-copy twin, for steps that run any size). One line each:
+# "ncu <step> <variant> <shape>: ld <n> st <n>".
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 while read -r step sizes _input _cc; do
-  for shape in "--m 1024 --n 1024 --k 1024" "--m 1024 --n 1023 --k 1024"; do
-    [ "$sizes" = ANY ] || [ "$shape" = "--m 1024 --n 1024 --k 1024" ] || continue
-    echo "== ncu $step $shape"
-    # shellcheck disable=SC2086
-    ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel "$bin/$step" --quiet --iters 0 $shape 2>&1 |
-      grep -E "gemm_kernel|bank_conflicts"
+  variants=$("$bin/$step" --list-variants)
+  default=$(echo "$variants" | head -1)
+  for variant in $variants; do
+    shapes=("1024 1024 1024" "4096 4096 4096")
+    [ "$sizes" = ANY ] && [ "$variant" = "$default" ] && shapes+=("1024 1023 1024" "1024 1024 1023")
+    for shape in "${shapes[@]}"; do
+      read -r m n k <<< "$shape"
+      counts=$(ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel "$bin/$step" --quiet --iters 0 \
+                 --variant "$variant" --m "$m" --n "$n" --k "$k" 2>&1 |
+               awk '/op_ld.sum/ {ld=$NF} /op_st.sum/ {st=$NF} END {print "ld", ld, "st", st}')
+      echo "ncu $step $variant ${m}x${n}x${k}: $counts"
+    done
   done
 done < "$build/tut_steps.txt" > "$out/ncu.txt" 2>&1
 tee -a "$log" < "$out/ncu.txt"
