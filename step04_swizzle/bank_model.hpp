@@ -4,7 +4,8 @@
 /// The tensors are built with the kernel's calls, on the kernel's types: a SharedStorage (here in host
 /// memory, 128-byte aligned like the kernel's), the smem layouts, the TiledCopys and the TiledMMA; the
 /// instructions are those CuTe's copy issues for the kernel's copy(tArA, tAsA) and
-/// copy(tCsA(_,_,k_block), tCrA(_,_,k_block)).
+/// copy(tCsA(_,_,k_block), tCrA(_,_,k_block)), with the loads of the unrolled k_block loop merged as
+/// nvcc merges them (tut::banks::merge_unrolled).
 #pragma once
 
 #include <memory>
@@ -63,7 +64,9 @@ tut::banks::ThreadAccesses thread_accesses(HostSmem<Cfg> const& smem, int which,
       all.bytes = a.bytes;
       all.offsets.insert(all.offsets.end(), a.offsets.begin(), a.offsets.end());
     }
-    return all;
+    // The k_block loop is unrolled: where a thread reads whole 16-byte pieces one float at a time
+    // (K-major smem, down k), nvcc merges them into 128-bit loads, and the counters see those.
+    return tut::banks::merge_unrolled(all);
   };
   if (which == 2) return load(thr_mma.partition_A(sA), thr_mma.partition_fragment_A(sA));
   return load(thr_mma.partition_B(sB), thr_mma.partition_fragment_B(sB));

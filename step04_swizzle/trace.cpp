@@ -194,9 +194,9 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
   auto const kmajor_counts = model_counts<KMaj>();
   os << "\n  K-major smem, laid out like gmem (--variant kmajor), is the design step04 did not take. Its\n"
-     << "  copy stores 4 floats at once, conflict-free, but the math must read 4 m at one k down a column,\n"
-     << "  one float at a time (4x the load instructions), and a warp's 16 rows n = 4*tn of sB lie "
-     << 4 * bk * int(sizeof(Element)) << " bytes\n  apart: one bank. The model, per k-tile:";
+     << "  copy stores 4 floats at once, conflict-free. The math reads one float per k_block down a column;\n"
+     << "  nvcc merges 4 k_blocks into one 128-bit load along k, but a quarter-warp's 8 lanes read rows\n"
+     << "  n = 4*tn of sB, " << 4 * bk * int(sizeof(Element)) << " bytes apart: the same 4 banks, 8-way. The model, per k-tile:";
   std::string sep = " ";
   for (auto const& c : kmajor_counts)
     if (c.waves.extra() > 0) {

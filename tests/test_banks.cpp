@@ -176,3 +176,17 @@ TEST_CASE("bank_map draws lanes, banks and the verdict", "[banks]") {
   CHECK(q[0].find(" |  8") != std::string::npos);  // quarter-warp phases are marked
   CHECK(q[2] == "4 wavefronts, ideal 4: no bank gives two different words in one phase");
 }
+
+TEST_CASE("merge_unrolled merges whole 16-byte pieces, all or nothing", "[banks]") {
+  tut::banks::ThreadAccesses down_k{{128, 132, 136, 140, 256, 260, 264, 268}, 4};  // two whole pieces
+  auto m = tut::banks::merge_unrolled(down_k);
+  CHECK(m.bytes == 16);
+  CHECK(m.offsets == std::vector<std::int64_t>{128, 256});
+  tut::banks::ThreadAccesses column{{0, 512, 1024, 1536}, 4};  // a transposing store: nothing to merge
+  CHECK(tut::banks::merge_unrolled(column).bytes == 4);
+  CHECK(tut::banks::merge_unrolled(column).offsets == column.offsets);
+  tut::banks::ThreadAccesses partial{{0, 4, 8, 12, 16}, 4};  // one word of a second piece
+  CHECK(tut::banks::merge_unrolled(partial).bytes == 4);
+  tut::banks::ThreadAccesses wide{{0, 16}, 16};  // already 128-bit
+  CHECK(tut::banks::merge_unrolled(wide).offsets == wide.offsets);
+}

@@ -51,6 +51,20 @@ Wavefronts wavefronts(WarpAccess const& w) {
   return f;
 }
 
+ThreadAccesses merge_unrolled(ThreadAccesses const& a) {
+  if (a.bytes != 4) return a;
+  std::set<std::int64_t> const have(a.offsets.begin(), a.offsets.end());
+  ThreadAccesses merged{{}, 16};
+  std::set<std::int64_t> pieces;
+  for (std::int64_t o : a.offsets) {
+    std::int64_t const piece = o - o % 16;
+    for (int w = 0; w < 16; w += 4)
+      if (!have.count(piece + w)) return a;  // a partial piece: the loads stay 32-bit
+    if (pieces.insert(piece).second) merged.offsets.push_back(piece);  // in order of first use
+  }
+  return merged;
+}
+
 std::vector<WarpAccess> warp_instructions(std::vector<ThreadAccesses> const& lanes) {
   if (lanes.empty() || int(lanes.size()) > kWarp) throw std::invalid_argument("bank model: 1 to 32 lanes");
   std::size_t const count = lanes.front().offsets.size();

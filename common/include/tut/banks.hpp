@@ -102,6 +102,11 @@ ThreadAccesses copy_accesses(cute::Tensor<SrcEngine, SrcLayout> const& src_in,
     return offsets_of(smem);
 }
 
+/// \brief What nvcc does to a fully unrolled loop of 32-bit accesses: where a thread's accesses cover
+/// whole 16-byte pieces (4 words from a 16-byte-aligned address), it merges each piece into one 128-bit
+/// access. All or nothing: \p a is returned unchanged unless every access belongs to a whole piece.
+ThreadAccesses merge_unrolled(ThreadAccesses const& a);
+
 /// \brief The instructions of one warp, made from its 32 threads' accesses (lane l = thread 32·warp + l).
 /// Every thread issues the same number of instructions of the same width.
 std::vector<WarpAccess> warp_instructions(std::vector<ThreadAccesses> const& lanes);
