@@ -40,6 +40,7 @@ struct Wavefronts {
   long long ideal = 0;   ///< with no conflicts: one per phase that has a lane taking part
   /// \brief The extra wavefronts: what a bank conflict costs, and what Nsight Compute counts.
   long long extra() const { return needed - ideal; }
+  /// \brief Add another count (of more instructions).
   Wavefronts& operator+=(Wavefronts const& o) {
     needed += o.needed;
     ideal += o.ideal;
