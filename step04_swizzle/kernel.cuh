@@ -1,6 +1,7 @@
 /// \file step04_swizzle/kernel.cuh
 /// \brief Step 04's kernel: step 03's kernel for K-major A and B. Each thread loads 4 consecutive k of a
-/// row from gmem and stores them into M-major smem, plain or swizzled (the smem layout is a parameter).
+/// row from gmem and stores them into smem: M-major plain, M-major swizzled, or K-major (the smem layout
+/// is a parameter).
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -72,7 +73,8 @@ void gemm_kernel(CtaTiler cta_tiler,
   //! [copy_partition]
   // ---- Copy partition: this thread's share of moving each k-tile gmem -> smem ----------------------
   // The values pass through registers (as every load does): tArA holds them, zero where masked.
-  // gmem is K-major and smem M-major: the rmem -> smem copy transposes, one float per store.
+  // gmem is K-major. Into M-major smem (plain or swizzled) the rmem -> smem copy transposes, one float
+  // per store; into K-major smem (the kmajor variant) it stores the 4 floats at once.
   ThrCopy thr_copy_a = copy_a.get_slice(threadIdx.x);
   Tensor tAgA = thr_copy_a.partition_S(gA);                 // (CPY,CPY_M,CPY_K,k)
   Tensor tAsA = thr_copy_a.partition_D(sA);                 // (CPY,CPY_M,CPY_K)
