@@ -45,7 +45,8 @@ CUTE_HOST_DEVICE auto make_tiled_mma_fma() {
 //! [tiled_copy]
 /// \brief The TiledCopy of one (BLK_MN,BLK_K) k-tile of A or B, K-major in gmem: each thread reads 4
 /// consecutive k of one row, and BLK_K/4 threads side by side read a whole row of the k-tile (k
-/// fastest), so a warp reads 32·BLK_K/... whole 16-byte pieces of consecutive rows: coalesced.
+/// fastest), so a warp reads 32/(BLK_K/4) consecutive rows, each as one whole BLK_K-float piece
+/// (128 bytes for BLK_K = 32): coalesced.
 /// VEC = 4: one 128-bit load per thread and row; VEC = 1: the same elements, one float per load.
 template <int BLK_K, int THREADS, int VEC>
 CUTE_HOST_DEVICE auto make_tiled_copy_k_major() {

@@ -1,4 +1,4 @@
-// step04_swizzle: shared-memory tiling, a copy partition and a math partition (any M, N, K).
+// step04_swizzle: K-major operands, bank conflicts and the swizzle that removes them (any M, N, K).
 // Prints what each CTA and thread owns, runs the kernel, and checks it against the CPU.
 #include "step04_swizzle.hpp"
 

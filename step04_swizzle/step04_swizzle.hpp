@@ -6,11 +6,11 @@
 
 #include "tut/harness.hpp"
 
-/// \brief Step 04: shared-memory tiling, a copy partition and a math partition.
+/// \brief Step 04: K-major operands, bank conflicts, and the swizzle that removes them.
 namespace step04 {
 
-/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream, with scalar copies
-/// where VEC-wide ones do not fit (any M, N, K >= 1).
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream, with scalar loads
+/// where 128-bit loads do not fit (K % 4 != 0; any M, N, K >= 1).
 template <class Cfg>
 void launch_vector_or_scalar(tut::GemmArgs const& args, cudaStream_t stream);
 
