@@ -148,9 +148,9 @@ float poison() {
 }
 
 // The reference entry and the scale of its terms, in double, straight from the fixture's own arrays (not
-// through verify's internals): Σ_k A(m,k)·B(n,k) and Σ_k |A(m,k)·B(n,k)|.
+// through verify's internals): Σ_k A(m,k)·B(n,k), Σ_k |A(m,k)·B(n,k)| and Σ_k (A(m,k)·B(n,k))².
 struct Exact {
-  double value = 0, abs_sum = 0;
+  double value = 0, abs_sum = 0, sq_sum = 0;
 };
 Exact exact_entry(Fixture const& f, int m, int n) {
   int const M = int(f.p.m), N = int(f.p.n), K = int(f.p.k);
@@ -160,6 +160,7 @@ Exact exact_entry(Fixture const& f, int m, int n) {
                      double(f.B[std::size_t(n) + std::size_t(k) * N]);    // B is N-major
     e.value += t;
     e.abs_sum += std::abs(t);
+    e.sq_sum += t * t;
   }
   return e;
 }
@@ -248,20 +249,21 @@ TEST_CASE("the relative-Frobenius criterion fails a result whose every entry is 
   double const rtol = 1e-5;  // the floor: 4·√256·2⁻²⁴ ≈ 3.8e-6 is below it
   Fixture f(M, N, K, test_seed());
   std::vector<Exact> ref(std::size_t(M) * N);
-  double ref2 = 0, bound2 = 0;
+  double scale2 = 0, bound2 = 0;
   for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n) {
       Exact const e = exact_entry(f, m, n);
       ref[std::size_t(m) * N + n] = e;
-      ref2 += e.value * e.value;
+      scale2 += e.sq_sum;
       bound2 += (rtol * e.abs_sum) * (rtol * e.abs_sum);
     }
-  // Every entry off by alpha times its own bound gives ‖C−R‖/‖R‖ = alpha·‖bound‖/‖R‖: pick alpha for a target.
-  double const bound_over_ref = std::sqrt(bound2 / ref2);
-  CAPTURE(bound_over_ref);
+  // Every entry off by alpha times its own bound gives ‖C−R‖/‖AB‖ = alpha·‖bound‖/‖AB‖: pick alpha for a
+  // target. ‖bound‖/‖AB‖ is about rtol·0.75·√K, so alpha is about target/12: far inside every entry's bound.
+  double const bound_over_scale = std::sqrt(bound2 / scale2);
+  CAPTURE(bound_over_scale);
   std::mt19937_64 gen(test_seed() ^ 0xf0b);
   for (double const target : {1.5, 0.5}) {  // in units of rtol
-    double const alpha = target * rtol / bound_over_ref;
+    double const alpha = target * rtol / bound_over_scale;
     CAPTURE(target, alpha);
     REQUIRE(alpha < 0.5);  // every entry stays well inside its bound
     double err2 = 0, worst = 0;
@@ -273,7 +275,7 @@ TEST_CASE("the relative-Frobenius criterion fails a result whose every entry is 
         err2 += err * err;
         worst = std::max(worst, std::abs(err) / (rtol * e.abs_sum));
       }
-    double const rel_frob = std::sqrt(err2 / ref2);
+    double const rel_frob = std::sqrt(err2 / scale2);
     CAPTURE(rel_frob, worst);
     REQUIRE(worst < 0.6);
     REQUIRE(rel_frob > 0.9 * target * rtol);
@@ -285,6 +287,34 @@ TEST_CASE("the relative-Frobenius criterion fails a result whose every entry is 
     CHECK(r.rel_frob == Approx(rel_frob).epsilon(1e-9));
     CHECK(r.pass == (target < 1));
   }
+}
+
+TEST_CASE("the norm criterion does not fail a correct entry whose reference cancels to almost 0", "[verify]") {
+  // One entry, K = 1000: the products are of order 1, their sum is made about 1e-3. The fp32 result is off
+  // by ordinary rounding (about 1e-6): relative to |R| that is 1e-3, relative to the terms it is tiny.
+  CAPTURE(test_seed());
+  int const K = 1000;
+  Fixture f(1, 1, K, test_seed());
+  // The second half repeats the first with B negated, so the products cancel exactly; then one pair is
+  // left 1e-3 apart, through the largest A of the first half.
+  for (int k = K / 2; k < K; ++k) {
+    f.A[std::size_t(k)] = f.A[std::size_t(k - K / 2)];
+    f.B[std::size_t(k)] = -f.B[std::size_t(k - K / 2)];
+  }
+  int j = 0;
+  for (int k = 1; k < K / 2; ++k)
+    if (std::abs(f.A[std::size_t(k)]) > std::abs(f.A[std::size_t(j)])) j = k;
+  f.B[std::size_t(j + K / 2)] += float(1e-3 / f.A[std::size_t(j)]);
+  Exact const e = exact_entry(f, 0, 0);
+  REQUIRE(std::abs(e.value) < 2e-3);
+  double const err = plant(f, 0, 0, e.value, 2e-6);
+  CAPTURE(e.value, err, std::sqrt(e.sq_sum));
+  REQUIRE(std::abs(err) / std::abs(e.value) > 1e-4);  // ‖C−R‖/‖R‖ would fail it 10× over
+  auto r = f.verify();
+  CHECK(r.wrong == 0);
+  CHECK(r.rel_frob == Approx(std::abs(err) / std::sqrt(e.sq_sum)).epsilon(1e-9));
+  CHECK(r.rel_frob < 1e-6);
+  CHECK(r.pass);
 }
 
 TEST_CASE("verify_gemm catches an entry the kernel never wrote", "[verify]") {
@@ -378,7 +408,7 @@ TEST_CASE("sampling always checks every tile of the last tile row", "[verify]") 
   for (int bn = 0; bn < 3; ++bn) check_tile_is_sampled(f, 3, bn);  // (3,3) is in the last column too
 }
 
-TEST_CASE("default_rtol: fp32 gets max(1e-5, 4·sqrt(K)·2^-24), fp16 gets 1e-3", "[verify]") {
+TEST_CASE("default_rtol: fp32 gets max(1e-5, 4·sqrt(K)·2^-24), fp16 gets the larger of that and K·2^-23", "[verify]") {
   using tut::DType;
   // The floor holds while 4·√K·2⁻²⁴ < 1e-5, that is up to K = 1759.
   for (std::int64_t k : {1, 2, 64, 1024, 1759}) {
@@ -397,9 +427,20 @@ TEST_CASE("default_rtol: fp32 gets max(1e-5, 4·sqrt(K)·2^-24), fp16 gets 1e-3"
     CAPTURE(k);
     CHECK(tut::default_rtol(DType::f32, 4 * k) == 2 * tut::default_rtol(DType::f32, k));
   }
-  for (std::int64_t k : {1, 64, 4096, 1 << 20}) {
+  // fp16 on tensor cores: the worst case K·2⁻²³, never below fp32's. K·2⁻²³ passes 1e-5 at K = 84.
+  for (std::int64_t k : {1, 16, 64, 83}) {
     CAPTURE(k);
-    CHECK(tut::default_rtol(DType::f16, k) == 1e-3);
+    CHECK(tut::default_rtol(DType::f16, k) == 1e-5);
+  }
+  CHECK(tut::default_rtol(DType::f16, 84) > 1e-5);
+  CHECK(tut::default_rtol(DType::f16, 84) == 84 * std::ldexp(1.0, -23));
+  CHECK(tut::default_rtol(DType::f16, 4096) == std::ldexp(1.0, -11));
+  CHECK(tut::default_rtol(DType::f16, 8192) == std::ldexp(1.0, -10));
+  // Linear in K: doubling K doubles it, and it is always at least fp32's.
+  for (std::int64_t k : {84, 100, 4096, 12345, 1 << 20}) {
+    CAPTURE(k);
+    CHECK(tut::default_rtol(DType::f16, 2 * k) == 2 * tut::default_rtol(DType::f16, k));
+    CHECK(tut::default_rtol(DType::f16, k) >= tut::default_rtol(DType::f32, k));
   }
 }
 

@@ -13,6 +13,7 @@ namespace tut {
 struct RefEntry {
   double value = 0;    ///< Σ_k A(m,k)·B(n,k), accumulated in double
   double abs_sum = 0;  ///< Σ_k |A(m,k)·B(n,k)|: the size of the terms, for the error bound
+  double sq_sum = 0;   ///< Σ_k (A(m,k)·B(n,k))²: the scale of the rounding error's random walk
 };
 
 /// \brief C(m,n) = Σ_k A(m,k)·B(n,k) in double. \p A is an (M,K) tensor and \p B an (N,K) tensor, each with
@@ -25,6 +26,7 @@ RefEntry reference_entry(TensorA const& A, TensorB const& B, std::int64_t m, std
     double const p = double(A(m, k)) * double(B(n, k));
     r.value += p;
     r.abs_sum += std::abs(p);
+    r.sq_sum += p * p;
   }
   return r;
 }
