@@ -17,6 +17,7 @@
 #include "tut/random.hpp"
 #include "tut/reference.hpp"
 #include "tut/status.hpp"
+#include "tut/trace.hpp"
 #include "tut/verify.hpp"
 
 using namespace cute;
@@ -500,4 +501,25 @@ TEST_CASE("the command line parses good input and rejects bad input", "[cli]") {
     CAPTURE(bad);
     CHECK_THROWS_AS(parse(bad), tut::UsageError);
   }
+}
+
+TEST_CASE("tv_cells inverts a TV layout; tv_grid draws it row by row", "[trace]") {
+  // 4 threads x 2 values over a 2x4 tile (column-major index r + 2c): thread t holds column t.
+  auto const tv = make_layout(make_shape(Int<4>{}, Int<2>{}), make_stride(Int<2>{}, Int<1>{}));
+  auto const cells = tut::tv_cells(tv, 2, 4);
+  REQUIRE(cells.size() == 8);
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 4; ++c) CHECK(cells[std::size_t(r * 4 + c)] == std::pair{c, r});
+  auto const g = tut::tv_grid("title", cells, 2, 4, 0, 4, 'm', 'n');
+  REQUIRE(g.size() == 4);
+  CHECK(g[0] == "title");
+  CHECK(g[2] == "    0 | T0V0 T1V0 T2V0 T3V0");
+  CHECK(g[3] == "    1 | T0V1 T1V1 T2V1 T3V1");
+  auto const t = tut::transpose_cells(cells, 2, 4);
+  CHECK(t[std::size_t(3 * 2 + 1)] == std::pair{3, 1});
+  // A layout that reaches a cell twice and leaves another empty says so.
+  auto const bad = tut::tv_cells(make_layout(make_shape(Int<2>{}, Int<2>{}), make_stride(Int<1>{}, Int<0>{})), 2, 2);
+  CHECK(bad[0] == std::pair{-2, -2});  // (0,0): by (t0,v0) and (t0,v1)
+  CHECK(bad[1] == std::pair{-1, -1});  // (0,1): index 2, nobody
+  CHECK(bad[2] == std::pair{-2, -2});
 }

@@ -41,4 +41,30 @@ void print_k_edge(std::ostream& os, std::int64_t K, int bk) {
     os << "  No k-tile is ragged: K is a multiple of BLK_K.\n";
 }
 
+std::vector<std::pair<int, int>> transpose_cells(std::vector<std::pair<int, int>> const& cells, int rows, int cols) {
+  std::vector<std::pair<int, int>> out(cells.size());
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) out[std::size_t(c) * rows + r] = cells[std::size_t(r) * cols + c];
+  return out;
+}
+
+TextBlock tv_grid(std::string const& title, std::vector<std::pair<int, int>> const& cells, int rows, int cols,
+                  int c0, int c1, char row_name, char col_name) {
+  // Cells are joined by one blank, as the slides read them ("T0V0 T0V1 T1V0 ..."): rows of different
+  // widths do not line up, but each reads as one line of the instruction's fragment.
+  auto cell = [&](int r, int c) {
+    auto const [t, v] = cells[std::size_t(r) * cols + c];
+    return t >= 0 ? "T" + std::to_string(t) + "V" + std::to_string(v) : t == -1 ? std::string("--") : std::string("??");
+  };
+  TextBlock out{title, std::string("  ") + row_name + " \\ " + col_name + " = " + std::to_string(c0) + ".." +
+                           std::to_string(c1 - 1) + " left to right"};
+  for (int r = 0; r < rows; ++r) {
+    std::ostringstream line;
+    line << std::setw(5) << r << " | ";
+    for (int c = c0; c < c1; ++c) line << (c > c0 ? " " : "") << cell(r, c);
+    out.push_back(line.str());
+  }
+  return out;
+}
+
 }  // namespace tut

@@ -251,6 +251,30 @@ TextBlock mask_grid(std::string const& title, char row_name, char col_name, Coor
   return g;
 }
 
+/// \brief Which (thread, value) of the TV layout \p tv holds each element of a \p rows × \p cols tile, in
+/// row-major order of the tile: tv maps (t,v) to the tile's column-major index r + rows·c, as an MMA atom's
+/// ALayout, BLayout and CLayout do. A cell no (t,v) reaches holds {-1,-1}; one reached twice, {-2,-2}.
+template <class TVLayout>
+std::vector<std::pair<int, int>> tv_cells(TVLayout const& tv, int rows, int cols) {
+  using namespace cute;
+  std::vector<std::pair<int, int>> cells(std::size_t(rows) * std::size_t(cols), {-1, -1});
+  for (int t = 0; t < int(size<0>(tv)); ++t)
+    for (int v = 0; v < int(size<1>(tv)); ++v) {
+      int const idx = int(tv(t, v)), r = idx % rows, c = idx / rows;
+      auto& cell = cells[std::size_t(r) * std::size_t(cols) + std::size_t(c)];
+      cell = cell.first == -1 ? std::pair{t, v} : std::pair{-2, -2};
+    }
+  return cells;
+}
+
+/// \brief \p cells (rows × cols, row-major) transposed: cols × rows.
+std::vector<std::pair<int, int>> transpose_cells(std::vector<std::pair<int, int>> const& cells, int rows, int cols);
+
+/// \brief A TV grid as the slides draw one: a title, a line naming the columns, then one line per row,
+/// "<row> | T0V0 T0V1 T1V0 ...": each cell is the thread and value that hold the element; columns [c0, c1).
+TextBlock tv_grid(std::string const& title, std::vector<std::pair<int, int>> const& cells, int rows, int cols,
+                  int c0, int c1, char row_name, char col_name);
+
 /// \brief The grid of CTAs of an M×N problem in BLK_M×BLK_N tiles: one cell per CTA (or group of CTAs,
 /// at most 32×32 cells), marking the CTAs cut by the ragged edges.
 void print_grid_map(std::ostream& os, std::int64_t M, std::int64_t N, int blk_m, int blk_n);

@@ -1,0 +1,20 @@
+/// \file step05_tensorcore_mma/step05_tensorcore_mma.hpp
+/// \brief Step 05's entry points, for its main(), the tests and the benchmark.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "tut/harness.hpp"
+
+/// \brief Step 05: one tensor-core instruction, and a TiledMMA of them.
+namespace step05 {
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. M, N, K must be
+/// multiples of multiple_of() (the harness checks).
+template <class Cfg>
+void launch(tut::GemmArgs const& args, cudaStream_t stream);
+
+/// \brief The step, as the harness drives it.
+tut::Step const& step();
+
+}  // namespace step05
