@@ -1,10 +1,9 @@
 // Step 05's printout: the CTA tiler and grid, one thread's partitions of the gmem tiles, and what is new:
 // the tensor-core atom's thread-value layouts, one thread's registers, and the TiledMMA of 2x2 warps.
-#include <cstdint>
-#include <cstring>
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
