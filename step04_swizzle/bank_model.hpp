@@ -8,36 +8,19 @@
 /// nvcc merges them (tut::banks::merge_unrolled).
 #pragma once
 
-#include <memory>
-#include <string>
 #include <vector>
 
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
 #include "tut/banks.hpp"
+#include "tut/smem_model.hpp"
 
 namespace step04 {
 
-/// \brief One partition's count: per CTA and k-tile, over all its warps.
-struct PartitionCount {
-  std::string partition;         ///< "tAsA", "tBsB", "tCsA", "tCsB"
-  std::string what;              ///< "store A", "load A", ...
-  int bytes = 0;                 ///< bytes per lane per instruction (4 or 16)
-  tut::banks::Wavefronts waves;  ///< per CTA and k-tile
-};
-
 /// \brief The kernel's smem, and its two smem tensors, as the kernel makes them (on the host).
 template <class Cfg>
-struct HostSmem {
-  std::unique_ptr<typename Cfg::Smem> storage = std::make_unique<typename Cfg::Smem>();  ///< aligned new
-  /// \brief sA, (BLK_M,BLK_K).
-  auto sA() const { return cute::make_tensor(cute::make_smem_ptr(storage->A.begin()), typename Cfg::SmemLayoutA{}); }
-  /// \brief sB, (BLK_N,BLK_K).
-  auto sB() const { return cute::make_tensor(cute::make_smem_ptr(storage->B.begin()), typename Cfg::SmemLayoutB{}); }
-  /// \brief Where smem begins: addresses are counted from here.
-  void const* base() const { return storage.get(); }
-};
+using HostSmem = tut::banks::HostSmem<Cfg>;
 
 /// \brief Thread t's smem instructions per k-tile, for one of the four partitions: 0 tAsA (store A),
 /// 1 tBsB (store B), 2 tCsA (load A, every k_block), 3 tCsB (load B, every k_block).
@@ -72,28 +55,24 @@ tut::banks::ThreadAccesses thread_accesses(HostSmem<Cfg> const& smem, int which,
   return load(thr_mma.partition_B(sB), thr_mma.partition_fragment_B(sB));
 }
 
+/// \brief The kernel's four smem partitions, in thread_accesses' order.
+inline std::vector<tut::banks::Partition> partitions() {
+  return {{"tAsA", "store A"}, {"tBsB", "store B"}, {"tCsA", "load A"}, {"tCsB", "load B"}};
+}
+
 /// \brief The model on the kernel's four smem partitions, per CTA and k-tile.
 template <class Cfg>
-std::vector<PartitionCount> model_counts() {
+std::vector<tut::banks::PartitionCount> model_counts() {
   HostSmem<Cfg> smem;
-  char const* names[4] = {"tAsA", "tBsB", "tCsA", "tCsB"};
-  char const* whats[4] = {"store A", "store B", "load A", "load B"};
-  std::vector<PartitionCount> out;
-  for (int which = 0; which < 4; ++which) {
-    PartitionCount c{names[which], whats[which], thread_accesses(smem, which, 0).bytes, {}};
-    c.waves = tut::banks::count_cta(Cfg::kThreads, [&](int t) { return thread_accesses(smem, which, t); });
-    out.push_back(c);
-  }
-  return out;
+  return tut::banks::model_counts(partitions(), Cfg::kThreads,
+                                  [&](int which, int t) { return thread_accesses(smem, which, t); });
 }
 
 /// \brief Warp \p warp's instruction \p i of partition \p which (as thread_accesses numbers them).
 template <class Cfg>
 tut::banks::WarpAccess warp_instruction(int which, int warp, int i) {
   HostSmem<Cfg> smem;
-  std::vector<tut::banks::ThreadAccesses> lanes;
-  for (int l = 0; l < tut::banks::kWarp; ++l) lanes.push_back(thread_accesses(smem, which, warp * tut::banks::kWarp + l));
-  return tut::banks::warp_instructions(lanes).at(std::size_t(i));
+  return tut::banks::warp_instruction([&](int t) { return thread_accesses(smem, which, t); }, warp, i);
 }
 
 }  // namespace step04

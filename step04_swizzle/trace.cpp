@@ -38,20 +38,9 @@ std::string smem_words() {
 // Swizzle<B,M,S> as a function of the plain index i, and which bits of i = mn + BLK_MN*k it moves.
 template <int B, int M, int S>
 void print_swizzle_function(std::ostream& os, Swizzle<B, M, S>, int blk_mn, int blk_k) {
-  int const mn_bits = log_2(unsigned(blk_mn)), bits = mn_bits + log_2(unsigned(blk_k));
-  auto name = [&](int bit) { return bit < mn_bits ? "m" + str(bit) : "k" + str(bit - mn_bits); };
-  auto field = [&](int lo) {
-    std::string f;
-    for (int b = lo + B - 1; b >= lo; --b) f += name(b) + (b > lo ? " " : "");
-    return f;
-  };
-  os << "  Swizzle<" << B << "," << M << "," << S << ">(i) = i ^ (((i >> " << M + S << ") & " << (1 << B) - 1 << ") << " << M
-     << ")   with i = m + " << blk_mn << "k, the plain index\n";
-  os << "    bits of i:";
-  for (int b = bits - 1; b >= 0; --b) os << ' ' << std::string(name(b).size() < 3 ? 3 - name(b).size() : 0, ' ') << name(b);
-  os << "\n    it XORs bits " << M + S + B - 1 << ".." << M + S << " (" << field(M + S) << ") into bits " << M + B - 1 << ".."
-     << M << " (" << field(M) << "):\n"
-     << "    the 16-byte piece of m, m/4 mod 8, is XORed with k/4 mod 8\n";
+  tut::print_swizzle_bits(os, B, M, S, log_2(unsigned(blk_mn)), log_2(unsigned(blk_k)), 'm', 'k',
+                          "m + " + str(blk_mn) + "k");
+  os << "    the 16-byte piece of m, m/4 mod 8, is XORed with k/4 mod 8\n";
   os << "    M = " << M << ": 2^" << M << " = " << (1 << M) << " floats (16 bytes, one 128-bit load) stay together\n"
      << "    B = " << B << ": 2^" << B << " = " << (1 << B) << " pieces of 16 bytes = 128 bytes = all 32 banks\n"
      << "    S = " << S << " = log2(BLK_M): the source bits start at 2^(M+S) = " << (1 << (M + S))
@@ -64,13 +53,7 @@ template <class Cfg>
 void print_bank_maps(std::ostream& os, int which, int i, std::string const& title) {
   using Plain = typename Cfg::template WithSmem<SmemKind::plain>;
   using Swizzled = typename Cfg::template WithSmem<SmemKind::swizzled>;
-  os << "\n  " << title << '\n';
-  for (auto const& [label, w] : {std::pair{"unswizzled", warp_instruction<Plain>(which, 0, i)},
-                                 std::pair{"swizzled  ", warp_instruction<Swizzled>(which, 0, i)}}) {
-    auto const lines = tut::banks::bank_map(w);
-    os << "    " << label << "  " << lines[0] << "\n                " << lines[1] << "\n                -> " << lines[2]
-       << '\n';
-  }
+  tut::banks::print_bank_maps(os, title, warp_instruction<Plain>(which, 0, i), warp_instruction<Swizzled>(which, 0, i));
 }
 
 template <class Cfg>
@@ -181,11 +164,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   os << "\n  The model (tut/banks.hpp) on the kernel's own partitions, per CTA (" << Cfg::kThreads / 32
      << " warps) and k-tile:\n";
   auto const plain_counts = model_counts<Plain>(), swizzled_counts = model_counts<Swizzled>();
-  for (std::size_t i = 0; i < plain_counts.size(); ++i)
-    for (auto const* c : {&plain_counts[i], &swizzled_counts[i]})
-      os << "  bank conflicts (model): " << c->partition << " (" << c->what << "), "
-         << (c == &plain_counts[i] ? "unswizzled" : "swizzled") << ": " << c->waves.extra()
-         << " extra wavefronts per k-tile\n";
+  tut::banks::print_model_lines(os, plain_counts, swizzled_counts);
   long long const ctas = (long long)ceil_div(M, bm) * ceil_div(N, bn);
   long long st = 0, ld = 0;
   for (auto const& c : plain_counts) (c.partition[1] == 'C' ? ld : st) += c.waves.extra();

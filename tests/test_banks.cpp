@@ -1,6 +1,7 @@
 // Host tests of the shared-memory bank model (tut/banks.hpp), on cases worked by hand, and of the
 // instructions it reads off a CuTe copy.
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include <cute/tensor.hpp>
@@ -150,6 +151,39 @@ TEST_CASE("copy_accesses issues what CuTe's copy issues: 128-bit where both side
     REQUIRE(d.offsets.size() == 32);
     for (int k = 0; k < 32; ++k) CHECK(d.offsets[k] == 128 + 4 * (k ^ 4));
   }
+}
+
+TEST_CASE("copy_accesses<128> is copy_aligned: the alignment a run-time offset hides, assumed", "[banks]") {
+  alignas(128) static half_t smem[2048];
+  // Rows of 32 halves, Swizzle<3,3,3>: pairs (k, k+1) stay together, so 32-bit loads are sound.
+  auto sw = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, _32>, Stride<_32, _1>>{});
+  Tensor s = make_tensor(make_smem_ptr(smem), sw);
+  int const row = 3;  // a run-time slice, as a thread's partition is
+  // What an MMA fragment reads of a row: k = 0,1, 8,9, 16,17, 24,25 (pairs of neighbours, 8 apart).
+  Tensor pairs = s(row, _).compose(Layout<Shape<_2, _4>, Stride<_1, _8>>{});  // (2,4) -> smem
+  Tensor r = make_tensor<half_t>(Layout<Shape<_2, _4>>{});
+  auto plain_copy = tut::banks::copy_accesses(pairs, r, smem);
+  CHECK(plain_copy.bytes == 2);  // copy() assumes nothing of a run-time layout: one half at a time
+  CHECK(plain_copy.offsets.size() == 8);
+  auto aligned = tut::banks::copy_accesses<128>(pairs, r, smem);
+  REQUIRE(aligned.bytes == 4);  // copy_aligned: one 32-bit word per pair
+  REQUIRE(aligned.offsets.size() == 4);
+  for (int q = 0; q < 4; ++q) {
+    int const i = 32 * row + 8 * q;  // the plain index of the pair's first half
+    CHECK(aligned.offsets[std::size_t(q)] == 2 * (i ^ (((i >> 6) & 7) << 3)));
+  }
+}
+
+TEST_CASE("atom_accesses: one instruction per atom call, at the address of its first element", "[banks]") {
+  alignas(128) static half_t smem[1024];
+  // A thread's cp.async partition: (CPY,CPY_M) = (8 halves, 4 rows 32 rows apart) of rows of 32 halves.
+  Tensor s = make_tensor(make_smem_ptr(smem + 8), Layout<Shape<_8, _4>, Stride<_1, Int<32 * 32>>>{});
+  auto a = tut::banks::atom_accesses(s, smem);
+  CHECK(a.bytes == 16);
+  CHECK(a.offsets == std::vector<std::int64_t>{16, 16 + 2048, 16 + 4096, 16 + 6144});
+  // An atom's elements must be contiguous in smem: a strided one is not an instruction of this model.
+  Tensor strided_atom = make_tensor(make_smem_ptr(smem), Layout<Shape<_8, _2>, Stride<_2, _16>>{});
+  CHECK_THROWS_AS(tut::banks::atom_accesses(strided_atom, smem), std::invalid_argument);
 }
 
 TEST_CASE("warp_instructions lines the lanes up; count_cta sums the warps", "[banks]") {

@@ -1,12 +1,15 @@
-// The shared-memory bank model (tut/banks.hpp).
+// The shared-memory bank model (tut/banks.hpp), and its printouts (tut/smem_model.hpp).
 #include "tut/banks.hpp"
 
 #include <algorithm>
 #include <iomanip>
 #include <map>
+#include <ostream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+
+#include "tut/smem_model.hpp"
 
 namespace tut::banks {
 
@@ -114,6 +117,25 @@ std::vector<std::string> bank_map(WarpAccess const& w) {
   else
     worst << "bank " << most_bank << " gives " << most << " different words in one phase";
   return {lane.str(), bank.str(), worst.str()};
+}
+
+void print_bank_maps(std::ostream& os, std::string const& title, WarpAccess const& unswizzled,
+                     WarpAccess const& swizzled) {
+  os << "\n  " << title << '\n';
+  for (auto const& [label, w] : {std::pair{"unswizzled", &unswizzled}, std::pair{"swizzled  ", &swizzled}}) {
+    auto const lines = bank_map(*w);
+    os << "    " << label << "  " << lines[0] << "\n                " << lines[1] << "\n                -> " << lines[2]
+       << '\n';
+  }
+}
+
+void print_model_lines(std::ostream& os, std::vector<PartitionCount> const& unswizzled,
+                       std::vector<PartitionCount> const& swizzled) {
+  for (std::size_t i = 0; i < unswizzled.size() && i < swizzled.size(); ++i)
+    for (auto const* c : {&unswizzled[i], &swizzled[i]})
+      os << "  bank conflicts (model): " << c->partition << " (" << c->what << "), "
+         << (c == &unswizzled[i] ? "unswizzled" : "swizzled") << ": " << c->waves.extra()
+         << " extra wavefronts per k-tile\n";
 }
 
 }  // namespace tut::banks

@@ -41,6 +41,25 @@ void print_k_edge(std::ostream& os, std::int64_t K, int bk) {
     os << "  No k-tile is ragged: K is a multiple of BLK_K.\n";
 }
 
+void print_swizzle_bits(std::ostream& os, int B, int M, int S, int low_bits, int high_bits, char low, char high,
+                        std::string const& index) {
+  auto name = [&](int bit) {
+    return bit < low_bits ? low + std::to_string(bit) : high + std::to_string(bit - low_bits);
+  };
+  auto field = [&](int lo) {
+    std::string f;
+    for (int b = lo + B - 1; b >= lo; --b) f += name(b) + (b > lo ? " " : "");
+    return f;
+  };
+  os << "  Swizzle<" << B << "," << M << "," << S << ">(i) = i ^ (((i >> " << M + S << ") & " << (1 << B) - 1 << ") << " << M
+     << ")   with i = " << index << ", the plain index\n";
+  os << "    bits of i:";
+  for (int b = low_bits + high_bits - 1; b >= 0; --b)
+    os << ' ' << std::string(name(b).size() < 3 ? 3 - name(b).size() : 0, ' ') << name(b);
+  os << "\n    it XORs bits " << M + S + B - 1 << ".." << M + S << " (" << field(M + S) << ") into bits " << M + B - 1
+     << ".." << M << " (" << field(M) << "):\n";
+}
+
 std::vector<std::pair<int, int>> transpose_cells(std::vector<std::pair<int, int>> const& cells, int rows, int cols) {
   std::vector<std::pair<int, int>> out(cells.size());
   for (int r = 0; r < rows; ++r)

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -67,8 +68,10 @@ struct ThreadAccesses {
 /// \brief The smem instructions of one thread's `copy(src, dst)` (cute/algorithm/copy.hpp, the copy
 /// without an atom): the same filter, the same vector width (the common vector of \p src and \p dst,
 /// within the alignment CuTe assumes, at most 128 bits) and the same recast. Exactly one of \p src and
-/// \p dst is in shared memory, at \p smem_base on the host.
-template <class SrcEngine, class SrcLayout, class DstEngine, class DstLayout>
+/// \p dst is in shared memory, at \p smem_base on the host. \p AssumedBits is the pointer alignment
+/// CuTe assumes: 0 for copy()'s own choice (128 bits for static layouts, 8 for dynamic ones), 128 for
+/// `copy_aligned(src, dst)`.
+template <int AssumedBits = 0, class SrcEngine, class SrcLayout, class DstEngine, class DstLayout>
 ThreadAccesses copy_accesses(cute::Tensor<SrcEngine, SrcLayout> const& src_in,
                              cute::Tensor<DstEngine, DstLayout> const& dst_in, void const* smem_base) {
   using namespace cute;
@@ -81,8 +84,10 @@ ThreadAccesses copy_accesses(cute::Tensor<SrcEngine, SrcLayout> const& src_in,
   Tensor dst = zipped_divide(dst_in, dst_null)(Int<0>{}, _);
   Tensor src = zipped_divide(src_in, dst_null)(Int<0>{}, _);
 
-  // AutoVectorizingCopyWithAssumedAlignment: 128 bits assumed for static layouts, 8 for dynamic ones.
-  constexpr int assumed = is_static<SrcLayout>::value && is_static<DstLayout>::value ? 128 : 8;
+  // AutoVectorizingCopyWithAssumedAlignment: copy() assumes 128 bits for static layouts, 8 for dynamic
+  // ones; copy_aligned() assumes 128 bits.
+  constexpr int assumed =
+      AssumedBits != 0 ? AssumedBits : is_static<SrcLayout>::value && is_static<DstLayout>::value ? 128 : 8;
   constexpr int common_elem = decltype(max_common_vector(src, dst))::value;
   constexpr int align_bits = decltype(gcd(max_alignment(src), max_alignment(dst), Int<assumed>{}))::value;
   constexpr int vec_bits = std::gcd(common_elem * int(sizeof_bits_v<T>), align_bits);
@@ -101,6 +106,27 @@ ThreadAccesses copy_accesses(cute::Tensor<SrcEngine, SrcLayout> const& src_in,
     return offsets_of(recast<uint_bit_t<vec_bits>>(smem));
   else
     return offsets_of(smem);
+}
+
+/// \brief The smem side of one thread's copy through a Copy_Atom (cp.async, say): one instruction per
+/// atom call. \p tXsX is the thread's smem partition (CPY,REST...), mode 0 one instruction's elements,
+/// which must lie contiguous in smem (throws std::invalid_argument otherwise); the instructions come in
+/// the order CuTe's copy issues them, REST column-major.
+template <class Engine, class Layout>
+ThreadAccesses atom_accesses(cute::Tensor<Engine, Layout> const& tXsX, void const* smem_base) {
+  using namespace cute;
+  static_assert(is_smem<typename Engine::iterator>::value, "the smem side of the copy");
+  Tensor v = group_modes<1, rank_v<Layout>>(tXsX);  // (CPY,REST)
+  using T = typename Engine::value_type;
+  ThreadAccesses a;
+  a.bytes = int(size<0>(v)) * int(sizeof(T));
+  for (int i = 0; i < int(size<1>(v)); ++i) {
+    for (int e = 1; e < int(size<0>(v)); ++e)
+      if (&v(e, i) != &v(0, i) + e)
+        throw std::invalid_argument("bank model: an atom's elements are not contiguous in smem");
+    a.offsets.push_back(reinterpret_cast<char const*>(&v(0, i)) - static_cast<char const*>(smem_base));
+  }
+  return a;
 }
 
 /// \brief What nvcc does to a fully unrolled loop of 32-bit accesses: where a thread's accesses cover

@@ -275,6 +275,12 @@ std::vector<std::pair<int, int>> transpose_cells(std::vector<std::pair<int, int>
 TextBlock tv_grid(std::string const& title, std::vector<std::pair<int, int>> const& cells, int rows, int cols,
                   int c0, int c1, char row_name, char col_name);
 
+/// \brief Swizzle<\p B,\p M,\p S> as a function of a plain smem index i whose lowest \p low_bits bits
+/// count \p low and the next \p high_bits count \p high (i = \p index): the function, the bits of i by
+/// name, and which bits it XORs into which. Three lines.
+void print_swizzle_bits(std::ostream& os, int B, int M, int S, int low_bits, int high_bits, char low, char high,
+                        std::string const& index);
+
 /// \brief The grid of CTAs of an M×N problem in BLK_M×BLK_N tiles: one cell per CTA (or group of CTAs,
 /// at most 32×32 cells), marking the CTAs cut by the ragged edges.
 void print_grid_map(std::ostream& os, std::int64_t M, std::int64_t N, int blk_m, int blk_n);
