@@ -1,4 +1,4 @@
-# add_tutorial_step(<dir> SIZES ANY|TILE_MULTIPLES INPUT f32|f16 MIN_CC <cc> [GOLDENS "<suffix> <args>" ...])
+# add_tutorial_step(<dir> SIZES ANY|ANY_MN|TILE_MULTIPLES INPUT f32|f16 MIN_CC <cc> [GOLDENS "<suffix> <args>" ...])
 #
 # Registers one step: the one call per step, in the top CMakeLists.txt. A step folder holds:
 #   config.hpp   the step's one source of truth (problem layouts, CTA tiler, TiledMMA, ...)
@@ -12,15 +12,16 @@
 # It defines the library <dir>_lib (used by the executable, the tests and the benchmark) and the
 # executable <dir>, and records the step and its properties for tut_register_steps(), which makes the
 # rest (tests, the list the benchmark and docs read) from them:
-#   SIZES    ANY: any M, N, K >= 1; TILE_MULTIPLES: M, N, K multiples of the CTA tile
+#   SIZES    ANY: any M, N, K >= 1; ANY_MN: any M, N >= 1 and K a multiple of the step's k rule
+#            (Step::multiple_of.k); TILE_MULTIPLES: M, N, K multiples of the CTA tile
 #   INPUT    the type of A and B
 #   MIN_CC   the oldest compute capability the kernel runs on (0: any)
 #   GOLDENS  extra golden printouts besides the default one: a file suffix, then the flags
 function(add_tutorial_step dir)
   cmake_parse_arguments(PARSE_ARGV 1 S "" "SIZES;INPUT;MIN_CC" "GOLDENS")
-  if(NOT S_SIZES MATCHES "^(ANY|TILE_MULTIPLES)$" OR NOT S_INPUT MATCHES "^(f32|f16)$" OR
+  if(NOT S_SIZES MATCHES "^(ANY|ANY_MN|TILE_MULTIPLES)$" OR NOT S_INPUT MATCHES "^(f32|f16)$" OR
      NOT S_MIN_CC MATCHES "^[0-9]+$")
-    message(FATAL_ERROR "add_tutorial_step(${dir}): needs SIZES ANY|TILE_MULTIPLES, INPUT f32|f16 and MIN_CC <cc>")
+    message(FATAL_ERROR "add_tutorial_step(${dir}): needs SIZES ANY|ANY_MN|TILE_MULTIPLES, INPUT f32|f16 and MIN_CC <cc>")
   endif()
   string(REGEX MATCH "^step[0-9][0-9]" id "${dir}")
   if(NOT id)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GPU acceptance run, for a machine with a GPU and a built tree. For every registered step
 # (<build>/tut_steps.txt): the GPU tests (verification on many shapes, the owner test, the planted
-# faults, every variant) with TUT_REQUIRE_GPU=1, compute-sanitizer (memcheck, racecheck) on two ragged
-# shapes, Nsight Compute's shared-memory bank-conflict counters, and the benchmark against cuBLAS.
+# faults, every variant) with TUT_REQUIRE_GPU=1, compute-sanitizer (memcheck, racecheck, synccheck) on
+# two ragged shapes, Nsight Compute's shared-memory bank-conflict counters, and the benchmark against
+# cuBLAS.
 # Logs go to <out-dir>; a summary to stdout. Exits non-zero if any test failed or was skipped, if a
 # sanitizer reported an error, or if the benchmark found a kernel that differs from cuBLAS.
 # Usage: scripts/gpu_check.sh <out-dir> [build-dir]
@@ -25,9 +26,13 @@ echo "ctest -L gpu: exit $rc; $summary; ran ${total:-0} GPU tests, $skipped skip
 if [ "$rc" -ne 0 ] || [ "$skipped" -ne 0 ] || [ "${total:-0}" -eq 0 ]; then status=1; fi
 
 while read -r step sizes _input _cc; do
-  if [ "$sizes" = ANY ]; then shapes=("--m 259 --n 131 --k 37" "--m 132 --n 260 --k 36"); else shapes=(""); fi
+  case "$sizes" in
+    ANY) shapes=("--m 259 --n 131 --k 37" "--m 132 --n 260 --k 36");;
+    ANY_MN) shapes=("--m 259 --n 131 --k 40" "--m 132 --n 260 --k 24");;
+    *) shapes=("");;
+  esac
   for shape in "${shapes[@]}"; do
-    for tool in memcheck racecheck; do
+    for tool in memcheck racecheck synccheck; do
       echo "== $tool $step $shape"
       # shellcheck disable=SC2086
       compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin/$step" --quiet --iters 0 $shape 2>&1 |
@@ -40,20 +45,22 @@ tee -a "$log" < "$out/sanitizer.txt"
 grep -q FAILED "$out/sanitizer.txt" && status=1
 
 # Nsight Compute's bank-conflict counters: every variant of every step at 1024^3 and 4096^3, and the
-# default variant on a ragged N (the scalar-copy twin, for steps that run any size). One line each:
-# "ncu <step> <variant> <shape>: ld <n> st <n>".
+# default variant on a ragged N (and a ragged K: the scalar-copy twin, for steps that run any size).
+# One line each: "ncu <step> <variant> <shape>: ld <n> st <n> ldgsts <n>" (ldgsts: cp.async's smem side).
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum
 while read -r step sizes _input _cc; do
   variants=$("$bin/$step" --list-variants)
   default=$(echo "$variants" | head -1)
   for variant in $variants; do
     shapes=("1024 1024 1024" "4096 4096 4096")
     [ "$sizes" = ANY ] && [ "$variant" = "$default" ] && shapes+=("1024 1023 1024" "1024 1024 1023")
+    [ "$sizes" = ANY_MN ] && [ "$variant" = "$default" ] && shapes+=("1024 1023 1024" "1023 1024 1016")
     for shape in "${shapes[@]}"; do
       read -r m n k <<< "$shape"
       counts=$(ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel "$bin/$step" --quiet --iters 0 \
                  --variant "$variant" --m "$m" --n "$n" --k "$k" 2>&1 |
-               awk '/op_ld.sum/ {ld=$NF} /op_st.sum/ {st=$NF} END {print "ld", ld, "st", st}')
+               awk '/op_ld.sum/ {ld=$NF} /op_st.sum/ {st=$NF} /op_ldgsts.sum/ {lg=$NF} END {print "ld", ld, "st", st, "ldgsts", lg}')
       echo "ncu $step $variant ${m}x${n}x${k}: $counts"
     done
   done
@@ -65,6 +72,6 @@ tee -a "$log" < "$out/ncu.txt"
 rc=$?
 echo "bench_gemm: exit $rc" | tee -a "$log"
 [ "$rc" -eq 0 ] || status=1
-grep -E "/(4096x4096x4096|1000x999x777) " "$out/bench.txt" | tee -a "$log"
+grep -E "/(512x512x256|4096x4096x4096|8192x8192x8192|1000x999x77[67]) " "$out/bench.txt" | tee -a "$log"
 echo "gpu_check: $([ $status -eq 0 ] && echo PASS || echo FAIL)" | tee -a "$log"
 exit $status

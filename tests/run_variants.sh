@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# tests/run_variants.sh <binary> ANY|TILE_MULTIPLES: run and verify every compiled variant of a step
-# (--list-variants) on a few shapes, ragged ones for a step that runs any size. Exit 77 if no GPU.
+# tests/run_variants.sh <binary> ANY|ANY_MN|TILE_MULTIPLES: run and verify every compiled variant of a
+# step (--list-variants) on a few shapes, ragged ones for a step that runs any size. Exit 77 if no GPU.
 set -u
 exe="$1"; sizes="$2"
 if [ "$sizes" = ANY ]; then
   shapes=("1 1 1" "257 385 40" "132 260 36" "200 150 20" "1024 1024 1024")
+elif [ "$sizes" = ANY_MN ]; then
+  shapes=("1 1 8" "257 385 40" "132 260 32" "200 150 24" "1024 1024 1024")
 else
   shapes=("256 128 64" "1024 1024 1024")
 fi

@@ -12,11 +12,18 @@
 
 namespace {
 
-// Problems a step runs: ragged ones for a step of any size, tile multiples for the others.
-std::vector<tut::Problem> problems_for(tut::Step const& s) {
-  if (s.multiple_of.m == 1 && s.multiple_of.n == 1 && s.multiple_of.k == 1)
-    return {{1, 1, 1}, {200, 150, 20}, {129, 257, 9}, {300, 7, 33}, {256, 128, 64}};
+// The size class a step's multiple_of declares, as add_tutorial_step() names it.
+std::string size_class(tut::Step const& s) {
   tut::Problem const& q = s.multiple_of;
+  if (q.m == 1 && q.n == 1) return q.k == 1 ? "ANY" : "ANY_MN";
+  return "TILE_MULTIPLES";
+}
+
+// Problems a step runs: ragged ones for a step of any size (any M and N), tile multiples for the others.
+std::vector<tut::Problem> problems_for(tut::Step const& s) {
+  tut::Problem const& q = s.multiple_of;
+  if (q.m == 1 && q.n == 1)
+    return {{1, 1, q.k}, {200, 150, 20 * q.k}, {129, 257, 9 * q.k}, {300, 7, 33 * q.k}, {256, 128, 64 * q.k}};
   return {{q.m, q.n, q.k}, {2 * q.m, q.n, 4 * q.k}, {3 * q.m, 2 * q.n, q.k}};
 }
 
@@ -33,10 +40,10 @@ TEST_CASE("every step is registered once, with the properties it declares", "[st
     CHECK(s.name.rfind("step", 0) == 0);
     CHECK(std::string(r.input) == (s.in_type == tut::DType::f16 ? "f16" : "f32"));
     CHECK(r.min_cc == s.min_cc);
-    bool const any = s.multiple_of.m == 1 && s.multiple_of.n == 1 && s.multiple_of.k == 1;
-    CHECK(std::string(r.sizes) == (any ? "ANY" : "TILE_MULTIPLES"));
+    std::string const sizes = size_class(s);
+    CHECK(std::string(r.sizes) == sizes);
     CHECK(tut::unsupported(s, s.defaults).empty());
-    if (!any) {
+    if (sizes == "TILE_MULTIPLES") {
       // Tile multiples are whole tiles of every variant (the largest tile, when the others divide it), and
       // the message names the step that lifts the limit.
       bool is_a_tile = false;
@@ -51,6 +58,14 @@ TEST_CASE("every step is registered once, with the properties it declares", "[st
       std::string const why = tut::unsupported(s, {s.multiple_of.m + 1, s.multiple_of.n, s.multiple_of.k});
       CHECK_FALSE(s.lifted_by.empty());
       CHECK(why.find(s.lifted_by) != std::string::npos);
+    } else if (sizes == "ANY_MN") {
+      // Any M and N; K in whole units of multiple_of.k, and the message says why the rest is refused.
+      CHECK(tut::unsupported(s, {1, 1, s.multiple_of.k}).empty());
+      CHECK(tut::unsupported(s, {997, 1009, 127 * s.multiple_of.k}).empty());
+      std::string const why = tut::unsupported(s, {997, 1009, s.multiple_of.k + 1});
+      CHECK(why.find("K to be a multiple of " + std::to_string(s.multiple_of.k)) != std::string::npos);
+      CHECK_FALSE(s.sizes_why.empty());
+      CHECK(why.find(s.sizes_why) != std::string::npos);
     } else {
       CHECK(tut::unsupported(s, {1, 1, 1}).empty());
       CHECK(tut::unsupported(s, {997, 1009, 1013}).empty());

@@ -37,6 +37,7 @@ std::string unsupported(Step const& s, Problem const& p) {
   if (q.k > 1) need += (need.empty() ? "K to be a multiple of " : " and K a multiple of ") + std::to_string(q.k);
   std::string why = s.name + " needs " + need + " (got M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) +
                     " K=" + std::to_string(p.k) + ")";
+  if (!s.sizes_why.empty()) why += ": " + s.sizes_why;
   if (!s.lifted_by.empty()) why += "; " + s.lifted_by + " handles " + s.lifted_sizes;
   return why;
 }

@@ -63,8 +63,9 @@ struct Step {
   /// convention's. Never used to verify.
   OperandStrides (*layout_strides)(Problem const& p) = nullptr;
   Problem multiple_of{1, 1, 1};        ///< the sizes the step runs: M, N, K multiples of these
-  std::string lifted_by;               ///< when multiple_of is not 1,1,1: the step that runs more sizes
+  std::string lifted_by;               ///< when multiple_of is not 1,1,1: the step that runs more sizes, if any
   std::string lifted_sizes = "any size";  ///< what lifted_by runs, for the message
+  std::string sizes_why;               ///< when multiple_of is not 1,1,1: why, for the message (optional)
   std::vector<Variant> variants;       ///< [0] is the default; every one is benchmarked and GPU-tested
 };
 

@@ -12,7 +12,7 @@ namespace tut {
 /// gave it (the contract test checks them against the step's own tut::Step).
 struct RegisteredStep {
   Step const* step;      ///< the step
-  char const* sizes;     ///< "ANY" or "TILE_MULTIPLES"
+  char const* sizes;     ///< "ANY", "ANY_MN" (K a multiple of Step::multiple_of.k) or "TILE_MULTIPLES"
   char const* input;     ///< "f32" or "f16"
   int min_cc;            ///< the oldest compute capability it runs on
 };
