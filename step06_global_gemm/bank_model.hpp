@@ -1,0 +1,62 @@
+/// \file step06_global_gemm/bank_model.hpp
+/// \brief The bank-conflict model (tut/banks.hpp) applied to step 06's own partitions (host only).
+///
+/// The tensors are built with the kernel's calls, on the kernel's types: a SharedStorage (here in host
+/// memory, 128-byte aligned like the kernel's), the smem layouts, the TiledCopys and the TiledMMA. The
+/// stores are the cp.async instructions of copy_if(copy_a, ..., tAsA), one 16-byte chunk each; the loads
+/// are those CuTe's copy_aligned issues for the kernel's copy_aligned(tCsA, tCrA).
+#pragma once
+
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+#include "config.hpp"
+#include "tut/banks.hpp"
+#include "tut/smem_model.hpp"
+
+namespace step06 {
+
+/// \brief The kernel's smem, and its two smem tensors, as the kernel makes them (on the host).
+template <class Cfg>
+using HostSmem = tut::banks::HostSmem<Cfg>;
+
+/// \brief Thread t's smem instructions per k-tile, for one of the four partitions: 0 tAsA (cp.async
+/// store A), 1 tBsB (cp.async store B), 2 tCsA (load A), 3 tCsB (load B).
+template <class Cfg>
+tut::banks::ThreadAccesses thread_accesses(HostSmem<Cfg> const& smem, int which, int t) {
+  using namespace cute;
+  Tensor sA = smem.sA();
+  Tensor sB = smem.sB();
+  // The kernel: copy_if(copy_a, tApA, tAgA, tAsA): one cp.async per 16-byte chunk, masked or not (a
+  // zero-filled chunk is written too).
+  if (which == 0) return tut::banks::atom_accesses(typename Cfg::TiledCopyA{}.get_slice(t).partition_D(sA), smem.base());
+  if (which == 1) return tut::banks::atom_accesses(typename Cfg::TiledCopyB{}.get_slice(t).partition_D(sB), smem.base());
+  // The kernel: copy_aligned(tCsA, tCrA), the whole k-tile at once, assuming 128-bit aligned pointers.
+  auto thr_mma = typename Cfg::TiledMma{}.get_slice(t);
+  if (which == 2)
+    return tut::banks::copy_accesses<128>(thr_mma.partition_A(sA), thr_mma.partition_fragment_A(sA), smem.base());
+  return tut::banks::copy_accesses<128>(thr_mma.partition_B(sB), thr_mma.partition_fragment_B(sB), smem.base());
+}
+
+/// \brief The kernel's four smem partitions, in thread_accesses' order.
+inline std::vector<tut::banks::Partition> partitions() {
+  return {{"tAsA", "cp.async A"}, {"tBsB", "cp.async B"}, {"tCsA", "load A"}, {"tCsB", "load B"}};
+}
+
+/// \brief The model on the kernel's four smem partitions, per CTA and k-tile.
+template <class Cfg>
+std::vector<tut::banks::PartitionCount> model_counts() {
+  HostSmem<Cfg> smem;
+  return tut::banks::model_counts(partitions(), Cfg::kThreads,
+                                  [&](int which, int t) { return thread_accesses(smem, which, t); });
+}
+
+/// \brief Warp \p warp's instruction \p i of partition \p which (as thread_accesses numbers them).
+template <class Cfg>
+tut::banks::WarpAccess warp_instruction(int which, int warp, int i) {
+  HostSmem<Cfg> smem;
+  return tut::banks::warp_instruction([&](int t) { return thread_accesses(smem, which, t); }, warp, i);
+}
+
+}  // namespace step06

@@ -1,0 +1,21 @@
+/// \file step06_global_gemm/step06_global_gemm.hpp
+/// \brief Step 06's entry points, for its main(), the tests and the benchmark.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "tut/harness.hpp"
+
+/// \brief Step 06: the whole GEMM on tensor cores: cp.async into swizzled smem, a 2×2-warp TiledMMA,
+/// and predication for any M and N.
+namespace step06 {
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. K must be a multiple
+/// of 8 and A and B 16-byte aligned; otherwise it throws tut::UsageError.
+template <class Cfg>
+void launch(tut::GemmArgs const& args, cudaStream_t stream);
+
+/// \brief The step, as the harness drives it.
+tut::Step const& step();
+
+}  // namespace step06
