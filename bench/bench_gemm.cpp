@@ -7,8 +7,9 @@
 //   max_rel_diff   max |C − C_cuBLAS| / max |C_cuBLAS|, checked once before timing
 // Every variant of every step runs (tut::all_steps(), the list CMake registers). A kernel whose result
 // differs from cuBLAS is reported as an error and makes the program exit 1.
-// Default sizes: 256x128x32, 1024^3, 2048^3, 4096^3 and the ragged 1000x999x777. Run with
-// --benchmark_filter=... to pick; --sizes=MxNxK,... replaces the default sizes.
+// Default sizes: 512x512x256, 1024^3, 2048^3, 4096^3, 8192^3, and two ragged ones: 1000x999x777 and
+// 1000x999x776 (for the steps whose K must be a multiple of 8). A step runs the sizes it supports. Run
+// with --benchmark_filter=... to pick; --sizes=MxNxK,... replaces the default sizes.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -168,8 +169,8 @@ std::vector<tut::Problem> parse_sizes(std::string const& list) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<tut::Problem> sizes = {
-      {256, 128, 32}, {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {1000, 999, 777}};
+  std::vector<tut::Problem> sizes = {{512, 512, 256},    {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096},
+                                     {8192, 8192, 8192}, {1000, 999, 777},   {1000, 999, 776}};
   // Our own flag first; the rest belongs to Google Benchmark.
   std::vector<char*> rest;
   try {
