@@ -7,71 +7,84 @@
 # Logs go to <out-dir>; a summary to stdout. Exits non-zero if any test failed or was skipped, if a
 # sanitizer reported an error, or if the benchmark found a kernel that differs from cuBLAS.
 # Usage: scripts/gpu_check.sh <out-dir> [build-dir]
+# GPU_CHECK_PARTS picks the parts, in this order (default: all four): "tests sanitizers ncu bench".
+# A lent GPU's calls are time-limited: run "tests sanitizers" in one call and "ncu bench" in the next.
 set -uo pipefail
 out="${1:?usage: scripts/gpu_check.sh <out-dir> [build-dir]}"
 build="$(cd "${2:-build}" && pwd)"
 bin="$build/bin"
+parts=" ${GPU_CHECK_PARTS:-tests sanitizers ncu bench} "
 mkdir -p "$out"
 log="$out/log.txt"
 export TUT_REQUIRE_GPU=1
 status=0
-nvidia-smi -L | tee "$log"
+nvidia-smi -L | tee -a "$log"
+echo "gpu_check parts:$parts" | tee -a "$log"
 
-(cd "$build" && ctest -L gpu -j4 --output-on-failure) > "$out/ctest_gpu.txt" 2>&1
-rc=$?
-summary=$(grep -E 'tests passed' "$out/ctest_gpu.txt")
-total=$(echo "$summary" | sed -nE 's/.* out of ([0-9]+).*/\1/p')
-skipped=$(grep -cE '\*\*\*Skipped|Not Run' "$out/ctest_gpu.txt")
-echo "ctest -L gpu: exit $rc; $summary; ran ${total:-0} GPU tests, $skipped skipped" | tee -a "$log"
-if [ "$rc" -ne 0 ] || [ "$skipped" -ne 0 ] || [ "${total:-0}" -eq 0 ]; then status=1; fi
+if [[ "$parts" == *" tests "* ]]; then
+  (cd "$build" && ctest -L gpu -j8 --output-on-failure) > "$out/ctest_gpu.txt" 2>&1
+  rc=$?
+  summary=$(grep -E 'tests passed' "$out/ctest_gpu.txt")
+  total=$(echo "$summary" | sed -nE 's/.* out of ([0-9]+).*/\1/p')
+  skipped=$(grep -cE '\*\*\*Skipped|Not Run' "$out/ctest_gpu.txt")
+  echo "ctest -L gpu: exit $rc; $summary; ran ${total:-0} GPU tests, $skipped skipped" | tee -a "$log"
+  if [ "$rc" -ne 0 ] || [ "$skipped" -ne 0 ] || [ "${total:-0}" -eq 0 ]; then status=1; fi
+fi
 
-while read -r step sizes _input _cc; do
-  case "$sizes" in
-    ANY) shapes=("--m 259 --n 131 --k 37" "--m 132 --n 260 --k 36");;
-    ANY_MN) shapes=("--m 259 --n 131 --k 40" "--m 132 --n 260 --k 24");;
-    *) shapes=("");;
-  esac
-  for shape in "${shapes[@]}"; do
-    for tool in memcheck racecheck synccheck; do
-      echo "== $tool $step $shape"
-      # shellcheck disable=SC2086
-      compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin/$step" --quiet --iters 0 $shape 2>&1 |
-        grep -E "SUMMARY|result"
-      [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "   FAILED"; status=1; }
+if [[ "$parts" == *" sanitizers "* ]]; then
+
+  while read -r step sizes _input _cc; do
+    case "$sizes" in
+      ANY) shapes=("--m 259 --n 131 --k 37" "--m 132 --n 260 --k 36");;
+      ANY_MN) shapes=("--m 259 --n 131 --k 40" "--m 132 --n 260 --k 24");;
+      *) shapes=("");;
+    esac
+    for shape in "${shapes[@]}"; do
+      for tool in memcheck racecheck synccheck; do
+        echo "== $tool $step $shape"
+        # shellcheck disable=SC2086
+        compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin/$step" --quiet --iters 0 $shape 2>&1 |
+          grep -E "SUMMARY|result"
+        [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "   FAILED"; status=1; }
+      done
     done
-  done
-done < "$build/tut_steps.txt" > "$out/sanitizer.txt" 2>&1
-tee -a "$log" < "$out/sanitizer.txt"
-grep -q FAILED "$out/sanitizer.txt" && status=1
+  done < "$build/tut_steps.txt" > "$out/sanitizer.txt" 2>&1
+  tee -a "$log" < "$out/sanitizer.txt"
+  grep -q FAILED "$out/sanitizer.txt" && status=1
+fi
 
 # Nsight Compute's bank-conflict counters: every variant of every step at 1024^3 and 4096^3, and the
 # default variant on a ragged N (and a ragged K: the scalar-copy twin, for steps that run any size).
 # One line each: "ncu <step> <variant> <shape>: ld <n> st <n> ldgsts <n>" (ldgsts: cp.async's smem side).
-metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum
-while read -r step sizes _input _cc; do
-  variants=$("$bin/$step" --list-variants)
-  default=$(echo "$variants" | head -1)
-  for variant in $variants; do
-    shapes=("1024 1024 1024" "4096 4096 4096")
-    [ "$sizes" = ANY ] && [ "$variant" = "$default" ] && shapes+=("1024 1023 1024" "1024 1024 1023")
-    [ "$sizes" = ANY_MN ] && [ "$variant" = "$default" ] && shapes+=("1024 1023 1024" "1023 1024 1016")
-    for shape in "${shapes[@]}"; do
-      read -r m n k <<< "$shape"
-      counts=$(ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel "$bin/$step" --quiet --iters 0 \
-                 --variant "$variant" --m "$m" --n "$n" --k "$k" 2>&1 |
-               awk '/op_ld.sum/ {ld=$NF} /op_st.sum/ {st=$NF} /op_ldgsts.sum/ {lg=$NF} END {print "ld", ld, "st", st, "ldgsts", lg}')
-      echo "ncu $step $variant ${m}x${n}x${k}: $counts"
+if [[ "$parts" == *" ncu "* ]]; then
+  metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum
+  while read -r step sizes _input _cc; do
+    variants=$("$bin/$step" --list-variants)
+    default=$(echo "$variants" | head -1)
+    for variant in $variants; do
+      shapes=("1024 1024 1024" "4096 4096 4096")
+      [ "$sizes" = ANY ] && [ "$variant" = "$default" ] && shapes+=("1024 1023 1024" "1024 1024 1023")
+      [ "$sizes" = ANY_MN ] && [ "$variant" = "$default" ] && shapes+=("1024 1023 1024" "1023 1024 1016")
+      for shape in "${shapes[@]}"; do
+        read -r m n k <<< "$shape"
+        counts=$(ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel "$bin/$step" --quiet --iters 0 \
+                   --variant "$variant" --m "$m" --n "$n" --k "$k" 2>&1 |
+                 awk '/op_ld.sum/ {ld=$NF} /op_st.sum/ {st=$NF} /op_ldgsts.sum/ {lg=$NF} END {print "ld", ld, "st", st, "ldgsts", lg}')
+        echo "ncu $step $variant ${m}x${n}x${k}: $counts"
+      done
     done
-  done
-done < "$build/tut_steps.txt" > "$out/ncu.txt" 2>&1
-tee -a "$log" < "$out/ncu.txt"
+  done < "$build/tut_steps.txt" > "$out/ncu.txt" 2>&1
+  tee -a "$log" < "$out/ncu.txt"
+fi
 
-"$bin/bench_gemm" --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json \
-  > "$out/bench.txt" 2>&1
-rc=$?
-echo "bench_gemm: exit $rc" | tee -a "$log"
-[ "$rc" -eq 0 ] || status=1
-grep -E "/(512x512x256|4096x4096x4096|8192x8192x8192|1000x999x77[67]) " "$out/bench.txt" | tee -a "$log"
+if [[ "$parts" == *" bench "* ]]; then
+  "$bin/bench_gemm" --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json \
+    > "$out/bench.txt" 2>&1
+  rc=$?
+  echo "bench_gemm: exit $rc" | tee -a "$log"
+  [ "$rc" -eq 0 ] || status=1
+  grep -E "/(512x512x256|4096x4096x4096|8192x8192x8192|1000x999x77[67]) " "$out/bench.txt" | tee -a "$log"
+fi
 echo "gpu_check: $([ $status -eq 0 ] && echo PASS || echo FAIL)" | tee -a "$log"
 exit $status
