@@ -79,7 +79,7 @@ if [[ "$parts" == *" ncu "* ]]; then
 fi
 
 if [[ "$parts" == *" bench "* ]]; then
-  "$bin/bench_gemm" --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json \
+  "$bin/bench_gemm" --benchmark_min_time=0.2s --benchmark_out="$out/bench.json" --benchmark_out_format=json \
     > "$out/bench.txt" 2>&1
   rc=$?
   echo "bench_gemm: exit $rc" | tee -a "$log"

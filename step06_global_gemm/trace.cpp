@@ -4,6 +4,7 @@
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <cute/tensor.hpp>
@@ -75,12 +76,15 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
   tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
   print_item(os, "config", name_of<Cfg>(), "--variant: swizzled or unswizzled smem");
-  print_item(os, "TiledMMA", "SM80_16x8x16_F32F16F16F32_TN x warps " + plain(Shape<_2, _2, _1>{}),
+  static_assert(std::is_same_v<MmaOp, SM80_16x8x16_F32F16F16F32_TN>, "the name printed below");
+  print_item(os, "TiledMMA",
+             "SM80_16x8x16_F32F16F16F32_TN x warps " + plain(Shape<Int<Cfg::kWarpsM>, Int<Cfg::kWarpsN>, _1>{}),
              "tile " + str(tile_size<0>(mma)) + "x" + str(tile_size<1>(mma)) + "x" + str(tile_size<2>(mma)) +
                  ", as step05's warps2x2");
   int const copy_thr_k = bk / kChunk, copy_thr_m = Cfg::kThreads / copy_thr_k;
+  static_assert(std::is_same_v<CopyOp, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>>, "the name printed below");
   print_item(os, "TiledCopy",
-             "SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint128_t> x threads (" + str(copy_thr_m) + "," + str(copy_thr_k) +
+             "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t> x threads (" + str(copy_thr_m) + "," + str(copy_thr_k) +
                  "):(" + str(copy_thr_k) + ",1)",
              "thread t -> (t/" + str(copy_thr_k) + ", t%" + str(copy_thr_k) + ")");
   print_item(os, "", "x values (1," + str(kChunk) + "): 8 halves along k, 16 bytes, one cp.async",
