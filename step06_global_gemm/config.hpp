@@ -147,6 +147,10 @@ using Default = Config<128, 128, 32, 2, 2, true>;
 /// \brief The same kernel with plain K-major smem: what the swizzle removes.
 using Unswizzled = Default::WithSwizzle<false>;
 //! [default]
+static_assert(128 / tile_size<0>(Default::TiledMma{}) == 4 && 128 / tile_size<1>(Default::TiledMma{}) == 8 &&
+                  32 / tile_size<2>(Default::TiledMma{}) == 2,
+              "gemm() repeats the 32x16x16 TiledMMA 4x8x2 times over Default's 128x128x32 k-tile");
+static_assert(Default::kSmemBytes == 16384, "16 KB of smem: 128x32 halves of A and of B");
 
 /// \brief The configurations compiled into the step, Default first (the benchmark times each, the GPU
 /// tests run each; --variant picks one).
