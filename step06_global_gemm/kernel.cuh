@@ -160,10 +160,11 @@ void gemm_kernel(CtaTiler cta_tiler,
     __syncthreads();
 
     // Compute: smem -> registers through the math partition, then MMA_M x MMA_N x MMA_K mma.sync.
-    // copy_aligned, not copy: this thread's offset into the swizzled tile leaves tCsA's strides
-    // run-time values, and then copy() assumes nothing about alignment and loads one half at a time.
-    // Each register's pair (k, k+1) starts at an even k of a 16-byte chunk, which the swizzle moves
-    // whole, so 32-bit alignment holds: copy_aligned lets CuTe load one 32-bit word per register.
+    // copy_aligned, not copy: this thread's offset into the swizzled tile leaves some of tCsA's
+    // strides run-time values, and copy() then assumes no alignment: in its PTX, 11 of the 64
+    // registers load as two 16-bit halves (ptxas happens to merge them back). Each register's pair
+    // (k, k+1) starts at an even k of a 16-byte chunk, which the swizzle moves whole, so 32-bit
+    // alignment holds: copy_aligned lets CuTe load one 32-bit word per register.
     copy_aligned(tCsA, tCrA);                               // smem -> rmem, this thread's A values
     copy_aligned(tCsB, tCrB);                               // smem -> rmem, this thread's B values
     gemm(mma, tCrA, tCrB, tCrC);                            // 4 x 8 x 2 mma.sync per warp (Default)
