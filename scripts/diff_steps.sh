@@ -32,8 +32,9 @@ if [ "$stat" -eq 1 ]; then
   # shared = lines common to both (longest common subsequence, by diff) / lines of the two, averaged.
   printf '%-22s %6s %6s %7s %7s\n' file "$a" "$b" common shared
   for f in $files; do
-    la=$(cat "$a/$f" 2>/dev/null | wc -l); lb=$(cat "$b/$f" 2>/dev/null | wc -l)
-    added=$(diff "$a/$f" "$b/$f" 2>/dev/null | grep -c '^>' || true)
+    # A file only one step has counts 0 lines in the other (and shares nothing with it).
+    la=0; lb=0; [ -f "$a/$f" ] && la=$(wc -l < "$a/$f"); [ -f "$b/$f" ] && lb=$(wc -l < "$b/$f")
+    added=$lb; [ -f "$a/$f" ] && [ -f "$b/$f" ] && added=$(diff "$a/$f" "$b/$f" | grep -c '^>' || true)
     common=$((lb - added))
     printf '%-22s %6d %6d %7d %6d%%\n' "$f" "$la" "$lb" "$common" $((200 * common / (la + lb)))
   done
