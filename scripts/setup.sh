@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tutorial needs and is missing, and nothing else:
-#   - Catch2, CLI11 and Doxygen from Debian packages (Google Benchmark too, if absent);
+#   - Catch2, CLI11 and Doxygen from Debian packages (Google Benchmark too, if absent), and for the
+#     pictures libxml2-utils (xmllint), chromium (the page's browser test) and python3-matplotlib;
 #   - the CuTe/CUTLASS 4.2 headers from the PyPI wheel nvidia-cutlass==4.2.0.0, into .deps/cutlass
 #     (skipped when CUTLASS_DIR or CUTLASS_PATH points at a CUTLASS of your own).
 # The CUDA Toolkit (nvcc, cuBLAS) must already be installed.
@@ -21,6 +22,11 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 command -v doxygen >/dev/null 2>&1 || pkgs+=(doxygen)
 { [ -f /usr/include/benchmark/benchmark.h ] || [ -f /usr/local/include/benchmark/benchmark.h ]; } ||
   pkgs+=(libbenchmark-dev)
+# The pictures: xmllint checks the SVGs, Chromium runs the --html page's test, matplotlib draws the plot
+# (Debian's, for /usr/bin/python3).
+command -v xmllint >/dev/null 2>&1 || pkgs+=(libxml2-utils)
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || pkgs+=(chromium)
+/usr/bin/python3 -c "import matplotlib" >/dev/null 2>&1 || pkgs+=(python3-matplotlib)
 if [ ${#pkgs[@]} -gt 0 ]; then
   say "installing Debian packages: ${pkgs[*]}"
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

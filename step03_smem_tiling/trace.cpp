@@ -151,11 +151,22 @@ void trace(std::ostream& os, tut::Options const& o) {
     trace_config<typename Cfg::Scalar>(os, o);
 }
 
+// --svg: the pictures of the configuration the launcher runs for this problem, as trace() prints it.
+template <class Cfg>
+void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string const& step) {
+  if (vector_copies_fit(Cfg::kVec, o.problem))
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(o, st, step);
+  else
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::Scalar::TiledCopyA>(o, st, step);
+}
+
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(name_of<Cfg>(),
-                                                                            &launch_vector_or_scalar<Cfg>,
-                                                                            &trace<Cfg>)...};
+  std::vector<tut::Variant> v{tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
+      name_of<Cfg>(), &launch_vector_or_scalar<Cfg>, &trace<Cfg>)...};
+  std::size_t i = 0;
+  ((v[i++].pictures = &pictures<Cfg>), ...);
+  return v;
 }
 
 }  // namespace

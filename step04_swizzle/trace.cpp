@@ -195,11 +195,37 @@ void trace(std::ostream& os, tut::Options const& o) {
     trace_config<typename Cfg::Scalar>(os, o);
 }
 
+// --svg: the pictures of the configuration the launcher runs for this problem, as trace() prints it.
+template <class Cfg>
+void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string const& step) {
+  if (vector_copies_fit(Cfg::kVec, o.problem))
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(o, st, step);
+  else
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::Scalar::TiledCopyA>(o, st, step);
+}
+
+// --svg: the bank maps of the printout's two instructions, before and after the swizzle.
+template <class Cfg>
+void bank_pictures(tut::Options const&, std::string const& dir) {
+  using Plain = typename Cfg::template WithSmem<SmemKind::plain>;
+  using Swizzled = typename Cfg::template WithSmem<SmemKind::swizzled>;
+  int const loads_per_k = int(size<1>(typename Cfg::TiledMma{}.get_slice(0).partition_B(HostSmem<Cfg>{}.sB()))) / 4;
+  tut::svg::write_file(dir + "/banks_store.svg",
+                       tut::svg::bank_maps("step04: one warp's store into smem (warp 0, tAsA, instruction 0)",
+                                           warp_instruction<Plain>(0, 0, 0), warp_instruction<Swizzled>(0, 0, 0)));
+  tut::svg::write_file(dir + "/banks_load.svg",
+                       tut::svg::bank_maps("step04: one warp's 128-bit load (warp 0, tCsB, k_block 4)",
+                                           warp_instruction<Plain>(3, 0, 4 * loads_per_k),
+                                           warp_instruction<Swizzled>(3, 0, 4 * loads_per_k)));
+}
+
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(name_of<Cfg>(),
-                                                                            &launch_vector_or_scalar<Cfg>,
-                                                                            &trace<Cfg>)...};
+  std::vector<tut::Variant> v{tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
+      name_of<Cfg>(), &launch_vector_or_scalar<Cfg>, &trace<Cfg>, &bank_pictures<Cfg>)...};
+  std::size_t i = 0;
+  ((v[i++].pictures = &pictures<Cfg>), ...);
+  return v;
 }
 
 }  // namespace

@@ -210,10 +210,23 @@ void trace_config(std::ostream& os, tut::Options const& o) {
      << " load\n  conflicts, swizzled " << totals(swizzled_counts) << ".\n";
 }
 
+// --svg: the bank maps of the printout's two instructions, before and after the swizzle.
+template <class Cfg>
+void bank_pictures(tut::Options const&, std::string const& dir) {
+  using Plain = typename Cfg::template WithSwizzle<false>;
+  using Swizzled = typename Cfg::template WithSwizzle<true>;
+  tut::svg::write_file(dir + "/banks_store.svg",
+                       tut::svg::bank_maps("step06: one warp's cp.async into smem (warp 0, tAsA, instruction 0)",
+                                           warp_instruction<Plain>(0, 0, 0), warp_instruction<Swizzled>(0, 0, 0)));
+  tut::svg::write_file(dir + "/banks_load.svg",
+                       tut::svg::bank_maps("step06: one warp's 32-bit load (warp 0, tCsA, instruction 0)",
+                                           warp_instruction<Plain>(2, 0, 0), warp_instruction<Swizzled>(2, 0, 0)));
+}
+
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(name_of<Cfg>(), &launch<Cfg>,
-                                                                            &trace_config<Cfg>)...};
+  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(
+      name_of<Cfg>(), &launch<Cfg>, &trace_config<Cfg>, &bank_pictures<Cfg>)...};
 }
 
 }  // namespace

@@ -57,6 +57,14 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
   for (auto const& v : spec.variants) names += (names.empty() ? "" : ", ") + v;
   app.add_option("--variant", o.variant, "compiled configuration to run (default: the first): " + names)
       ->check(CLI::IsMember(spec.variants));
+  app.add_option("--svg", o.svg_dir,
+                 "write the pictures of the traced CTA and thread (SVG) into DIR, created if missing")
+      ->type_name("DIR")
+      ->group("Pictures");
+  app.add_option("--html", o.html_file,
+                 "write one self-contained page of the traced CTA's C tile: hover a cell, pick a thread")
+      ->type_name("FILE")
+      ->group("Pictures");
   bool list_variants = false;
   app.add_flag("--list-variants", list_variants, "print the names --variant accepts, one a line, and exit");
   std::string fault = "none";

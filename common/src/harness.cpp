@@ -13,6 +13,7 @@
 #include "tut/buffers.hpp"
 #include "tut/cuda_check.hpp"
 #include "tut/owner.hpp"
+#include "tut/pictures.hpp"
 #include "tut/print.hpp"
 #include "tut/random.hpp"
 #include "tut/reference.hpp"
@@ -266,6 +267,9 @@ int run_step(int argc, char** argv, Step const& s) {
     if (r.exit_now) return r.code;
     o = r.options;
     validate(s, o);
+    // Where the pictures go must exist before anything is printed: a bad path is bad usage.
+    if (!o.svg_dir.empty()) make_dir(o.svg_dir);
+    if (!o.html_file.empty()) make_parent_dir(o.html_file);
   } catch (UsageError const& e) {
     std::cerr << s.name << ": error: " << e.what() << '\n';
     return kExitBadUsage;
@@ -283,6 +287,10 @@ int run_step(int argc, char** argv, Step const& s) {
   try {
     print_problem(os, s, o);
     if (!o.quiet) v.trace(os, o);
+    if (!o.svg_dir.empty() || !o.html_file.empty()) {
+      v.pictures(o, strides_of(s.convention, o.problem), s.name);
+      if (v.extra_svg && !o.svg_dir.empty()) v.extra_svg(o, o.svg_dir);
+    }
     if (o.print_only) return kExitVerified;
 
     DeviceInfo const dev = query_device();

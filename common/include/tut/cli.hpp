@@ -32,6 +32,8 @@ struct Options {
   std::string variant;         ///< --variant NAME: which compiled configuration ("" for the default)
   bool owners = false;         ///< --owners: check who stores each C entry instead of the sums
   Fault fault = Fault::none;   ///< --inject FAULT
+  std::string svg_dir;         ///< --svg DIR: write the step's pictures there ("" for none)
+  std::string html_file;       ///< --html FILE: write the C tile's ownership page there ("" for none)
 };
 
 /// \brief What the parser needs to know about the step it parses for.

@@ -38,6 +38,12 @@ using TraceFn = void (*)(std::ostream& os, Options const& o);
 /// store it, read off the same partition the printout shows; kNoOwner where none does.
 using OwnersFn = std::vector<std::uint32_t> (*)(Problem const& p);
 
+/// \brief Write the pictures of the traced CTA and thread (Options::svg_dir, Options::html_file); \p st gives
+/// C's offsets, \p step names the step on the pictures (pictures.hpp).
+using PicturesFn = void (*)(Options const& o, OperandStrides const& st, std::string const& step);
+/// \brief Write a step's own extra pictures into \p dir (the bank maps of steps with a swizzle, say).
+using ExtraSvgFn = void (*)(Options const& o, std::string const& dir);
+
 /// \brief One compiled configuration of a step's kernel. Everything here is derived from the step's own
 /// config (its CuTe layouts, tiler and TiledMMA), so what is printed is what runs.
 struct Variant {
@@ -45,6 +51,8 @@ struct Variant {
   LaunchFn launch = nullptr;   ///< runs it
   TraceFn trace = nullptr;     ///< prints it
   OwnersFn owners = nullptr;   ///< who stores what, on the host
+  PicturesFn pictures = nullptr;  ///< --svg and --html
+  ExtraSvgFn extra_svg = nullptr;  ///< the step's own pictures for --svg, if any
   int threads = 0;             ///< threads per CTA (the range of --thread)
   std::int64_t tile_m = 0;     ///< CTA tile rows: grid = ⌈M/tile_m⌉ × ⌈N/tile_n⌉
   std::int64_t tile_n = 0;     ///< CTA tile cols

@@ -8,6 +8,7 @@
 
 #include "tut/harness.hpp"
 #include "tut/owner.hpp"
+#include "tut/pictures.hpp"
 #include "tut/problem.hpp"
 
 namespace tut {
@@ -28,14 +29,18 @@ OperandStrides strides_for(Problem const& p) {
 }
 
 /// \brief A Variant of a kernel configuration whose CTA tiler is \p CtaTiler and whose epilogue stores C
-/// through \p TiledMma's partition_C: its thread count, its tile, and its owners read off those types.
-template <class CtaTiler, class TiledMma>
-Variant make_variant(std::string name, LaunchFn launch, TraceFn trace) {
+/// through \p TiledMma's partition_C: its thread count, its tile, its owners and its pictures read off
+/// those types. \p TiledCopyA: the copy partition of A, for the pictures (void if the step has none);
+/// \p extra_svg: the step's own pictures.
+template <class CtaTiler, class TiledMma, class TiledCopyA = void>
+Variant make_variant(std::string name, LaunchFn launch, TraceFn trace, ExtraSvgFn extra_svg = nullptr) {
   Variant v;
   v.name = std::move(name);
   v.launch = launch;
   v.trace = trace;
   v.owners = &owners_by_partition_C<CtaTiler, TiledMma>;
+  v.pictures = &write_pictures<CtaTiler, TiledMma, TiledCopyA>;
+  v.extra_svg = extra_svg;
   v.threads = int(cute::size(TiledMma{}));
   v.tile_m = cute::size<0>(CtaTiler{});
   v.tile_n = cute::size<1>(CtaTiler{});

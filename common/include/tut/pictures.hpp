@@ -1,0 +1,160 @@
+/// \file pictures.hpp
+/// \brief `--svg DIR` and `--html FILE`: every step's pictures, read off the same CuTe objects that run
+/// (the CTA tiler, the TiledMMA and, where the step has one, the TiledCopy of A). Host only.
+///
+/// Files written into DIR: ownership.svg (the traced CTA's C tile, coloured by thread), thread.svg (the
+/// traced thread's A, B and C elements), grid.svg (the CTA grid), copy_a.svg (the TiledCopy's TV grid,
+/// for steps with one), mma.svg (CuTe's print_svg of a tensor-core TiledMMA), plus what the step adds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <cute/tensor.hpp>
+#include <cute/util/print_svg.hpp>
+
+#include "tut/cli.hpp"
+#include "tut/print.hpp"
+#include "tut/problem.hpp"
+#include "tut/svg.hpp"
+
+namespace tut {
+
+/// \brief The traced CTA's C tile as the HTML page shows it: who holds each cell, where it lives in C,
+/// and each thread's tCgC.
+struct CTilePage {
+  std::string step;                    ///< "step01_naive"
+  std::string cta;                     ///< "CTA (0,0)"
+  svg::Cells cells;                    ///< (thread, value) per cell of the BLK_M×BLK_N tile, row-major
+  std::int64_t first_m = 0;            ///< global row of the tile's row 0
+  std::int64_t first_n = 0;            ///< global col of the tile's col 0
+  std::int64_t c_m = 0;                ///< C(m,n) lives at c_m·m + c_n·n
+  std::int64_t c_n = 0;                ///< see c_m
+  std::vector<std::string> tCgC;       ///< per thread: partition_C(gC), as the printout writes it
+  int traced = 0;                      ///< the thread selected when the page opens without #thread=N
+};
+
+/// \brief The self-contained page (no network, no external script): a grid of the C tile, hover for a
+/// cell's thread, value index, (m,n) and offset, click or `#thread=N` to pick a thread.
+std::string html_page(CTilePage const& p);
+
+/// \brief Run \p draw, which prints to stdout with printf (as CuTe's print_svg does), into \p path.
+void printf_to_file(std::string const& path, void (*draw)());
+
+/// \brief Create directory \p dir (and its parents) if missing; throws UsageError if it cannot.
+void make_dir(std::string const& dir);
+/// \brief Create the directory \p file lies in, if missing; throws UsageError if it cannot.
+void make_parent_dir(std::string const& file);
+
+namespace detail {
+
+template <class TiledMma>
+void print_mma_svg() {
+  cute::print_svg(TiledMma{});
+}
+
+// (thread, value) per cell of a rows × cols tile, for a partition of its identity tensor per thread.
+template <class PartitionOf>
+svg::Cells cells_of(int rows, int cols, int threads, PartitionOf&& partition_of) {
+  svg::Cells c;
+  c.rows = rows;
+  c.cols = cols;
+  c.owner.assign(std::size_t(rows) * std::size_t(cols), {-1, -1});
+  c.inside.assign(c.owner.size(), true);
+  for (int t = 0; t < threads; ++t) {
+    auto part = partition_of(t);  // (values...) -> (row, col) in the tile
+    for (int v = 0; v < int(cute::size(part)); ++v) {
+      auto const rc = part(v);
+      c.owner[std::size_t(cute::get<0>(rc)) * std::size_t(cols) + std::size_t(cute::get<1>(rc))] = {t, v};
+    }
+  }
+  return c;
+}
+
+}  // namespace detail
+
+/// \brief Who holds each cell of CTA (\p bx,\p by)'s C tile through \p TiledMma's partition_C, and which
+/// cells lie past the edges of an M×N problem.
+template <class CtaTiler, class TiledMma>
+svg::Cells c_cells(Problem const& p, std::int64_t bx, std::int64_t by) {
+  using namespace cute;
+  int const bm = size<0>(CtaTiler{}), bn = size<1>(CtaTiler{});
+  TiledMma mma;
+  Tensor cC = make_identity_tensor(make_shape(bm, bn));  // (BLK_M,BLK_N) -> (m,n) in the tile
+  svg::Cells c = detail::cells_of(bm, bn, int(size(mma)), [&](int t) { return mma.get_slice(t).partition_C(cC); });
+  for (int m = 0; m < bm; ++m)
+    for (int n = 0; n < bn; ++n)
+      c.inside[std::size_t(m) * std::size_t(bn) + std::size_t(n)] = bx * bm + m < p.m && by * bn + n < p.n;
+  return c;
+}
+
+/// \brief Write the pictures of \p o's traced CTA and thread into o.svg_dir, and the C tile's page into
+/// o.html_file (each only if set). \p st: the operand strides (the step's convention), for C offsets.
+/// \p TiledCopyA: the step's copy partition of A, or void if it has none.
+template <class CtaTiler, class TiledMma, class TiledCopyA>
+void write_pictures(Options const& o, OperandStrides const& st, std::string const& step) {
+  using namespace cute;
+  CtaTiler cta_tiler;
+  TiledMma mma;
+  Problem const& p = o.problem;
+  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
+  int const threads = int(size(mma)), T = int(o.thread);
+  std::string const cta = "CTA (" + std::to_string(o.block_x) + "," + std::to_string(o.block_y) + ")";
+  svg::Cells const cells = c_cells<CtaTiler, TiledMma>(p, o.block_x, o.block_y);
+
+  if (!o.svg_dir.empty()) make_dir(o.svg_dir);
+  if (!o.html_file.empty()) {
+    make_parent_dir(o.html_file);
+    CTilePage page{step, cta, cells, o.block_x * bm, o.block_y * bn, st.c_m, st.c_n, {}, T};
+    // gC of the traced CTA, over C as the step lays it out (plain() prints static and dynamic alike).
+    Tensor mC = make_tensor(make_gmem_ptr(static_cast<float*>(nullptr)),
+                            make_layout(make_shape(p.m, p.n), make_stride(st.c_m, st.c_n)));  // (M,N)
+    Tensor gC = local_tile(mC, cta_tiler, make_coord(o.block_x, o.block_y, _), cute::Step<_1, _1, X>{});  // (BLK_M,BLK_N)
+    for (int t = 0; t < threads; ++t) page.tCgC.push_back(plain(mma.get_slice(t).partition_C(gC).layout()));
+    svg::write_file(o.html_file, html_page(page));
+  }
+  if (o.svg_dir.empty()) return;
+  std::string const dir = o.svg_dir + "/";
+
+  svg::write_file(dir + "ownership.svg",
+                  svg::ownership(cells, T, step + ": who stores each C entry of " + cta,
+                                 'm', 'n', o.block_x * bm, o.block_y * bn));
+
+  // The traced thread's elements of one k-tile of A and B, and of the C tile (tile coordinates).
+  auto thr = mma.get_slice(T);
+  auto touched = [](auto const& part) {
+    std::vector<std::pair<int, int>> v;
+    for (int i = 0; i < int(size(part)); ++i) v.push_back({int(get<0>(part(i))), int(get<1>(part(i)))});
+    return v;
+  };
+  std::vector<svg::Panel> panels{
+      {"A (m,k)", bm, bk, touched(thr.partition_A(make_identity_tensor(make_shape(bm, bk)))), 'm', 'k'},
+      {"B (n,k)", bn, bk, touched(thr.partition_B(make_identity_tensor(make_shape(bn, bk)))), 'n', 'k'},
+      {"C (m,n)", bm, bn, touched(thr.partition_C(make_identity_tensor(make_shape(bm, bn)))), 'm', 'n'}};
+  svg::write_file(dir + "thread.svg", svg::thread_panels(panels, svg::thread_color(T),
+                                                         step + ": thread " + std::to_string(T) +
+                                                             "'s partition_A, _B (one k-tile) and _C"));
+
+  svg::write_file(dir + "grid.svg", svg::grid_map(p.m, p.n, bm, bn, o.block_x, o.block_y));
+
+  if constexpr (!std::is_void_v<TiledCopyA>) {
+    TiledCopyA copy_a;
+    Tensor cA = make_identity_tensor(make_shape(Int<size<0>(CtaTiler{})>{}, Int<size<2>(CtaTiler{})>{}));  // (BLK_M,BLK_K)
+    svg::Cells const copy_cells = detail::cells_of(bm, bk, int(size(copy_a)), [&](int t) {
+      return copy_a.get_slice(t).partition_D(cA);
+    });
+    int const run = int(size<0>(copy_a.get_slice(0).partition_D(cA)));  // elements per copy instruction
+    svg::write_file(dir + "copy_a.svg",
+                    svg::tv_grid(copy_cells, run,
+                                 step + ": the copy partition of A (partition_D)", 'm', 'k'));
+  }
+  // CuTe's own picture of a tensor-core TiledMMA: A, B and C as T#V# (for scalar FMAs it says nothing
+  // the ownership map does not).
+  if constexpr (decltype(size<0>(typename TiledMma::Atom::LayoutC_TV{}))::value > 1)
+    printf_to_file(dir + "mma.svg", &detail::print_mma_svg<TiledMma>);
+}
+
+}  // namespace tut

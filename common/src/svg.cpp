@@ -1,0 +1,283 @@
+// The SVG writer and the pictures every step draws (tut/svg.hpp).
+#include "tut/svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "tut/status.hpp"
+
+namespace tut::svg {
+
+namespace {
+
+// A number as SVG wants it: no exponent, at most 2 decimals, no trailing zeros.
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string s = buf;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+// One unit square per cell, as path commands: "M c r h1 v1 h-1 z" (x = col, y = row), runs of
+// consecutive cells in a row merged into one rectangle.
+std::string squares(std::vector<std::pair<int, int>> cells) {
+  std::sort(cells.begin(), cells.end());
+  std::string d;
+  for (std::size_t i = 0; i < cells.size();) {
+    std::size_t j = i + 1;
+    while (j < cells.size() && cells[j].first == cells[i].first && cells[j].second == cells[j - 1].second + 1) ++j;
+    int const len = int(j - i);
+    d += "M" + std::to_string(cells[i].second) + " " + std::to_string(cells[i].first) + "h" + std::to_string(len) +
+         "v1h-" + std::to_string(len) + "z";
+    i = j;
+  }
+  return d;
+}
+
+constexpr char const* kFont = "font-family=\"DejaVu Sans Mono,monospace\"";
+
+// The width a line of monospace text of \p size needs.
+double text_width(std::string const& s, double size) { return 0.62 * size * double(s.size()); }
+
+}  // namespace
+
+Doc::Doc(double width, double height) : width_(width), height_(height) {}
+
+void Doc::rect(double x, double y, double w, double h, std::string const& fill, std::string const& stroke,
+               double stroke_width, std::string const& title) {
+  body_ << "<rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(w) << "\" height=\"" << num(h)
+        << "\" fill=\"" << fill << "\"";
+  if (!stroke.empty()) body_ << " stroke=\"" << stroke << "\" stroke-width=\"" << num(stroke_width) << "\"";
+  if (title.empty())
+    body_ << "/>\n";
+  else
+    body_ << "><title>" << escape(title) << "</title></rect>\n";
+}
+
+void Doc::text(double x, double y, std::string const& s, double size, std::string const& anchor,
+               std::string const& fill) {
+  body_ << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" font-size=\"" << num(size) << "\" " << kFont
+        << " text-anchor=\"" << anchor << "\" fill=\"" << fill << "\">" << escape(s) << "</text>\n";
+}
+
+void Doc::path(std::string const& d, std::string const& fill, std::string const& stroke, double stroke_width,
+               std::string const& title) {
+  body_ << "<path d=\"" << d << "\" fill=\"" << fill << "\"";
+  if (!stroke.empty())
+    body_ << " stroke=\"" << stroke << "\" stroke-width=\"" << num(stroke_width) << "\" stroke-linejoin=\"round\"";
+  if (title.empty())
+    body_ << "/>\n";
+  else
+    body_ << "><title>" << escape(title) << "</title></path>\n";
+}
+
+void Doc::begin_group(double dx, double dy, double scale) {
+  body_ << "<g transform=\"translate(" << num(dx) << " " << num(dy) << ")"
+        << (scale != 1 ? " scale(" + num(scale) + ")" : "") << "\">\n";
+}
+
+void Doc::end_group() { body_ << "</g>\n"; }
+
+std::string Doc::str() const {
+  std::ostringstream os;
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width_) << "\" height=\"" << num(height_)
+     << "\" viewBox=\"0 0 " << num(width_) << " " << num(height_) << "\">\n"
+     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+     << body_.str() << "</svg>\n";
+  return os.str();
+}
+
+std::string escape(std::string const& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+std::string thread_color(int t) {
+  // Golden-angle hues: consecutive threads land far apart on the wheel; lightness in three bands so
+  // that threads 2^k apart (same hue, nearly) still differ.
+  double const hue = std::fmod(double(t) * 137.508, 360.0);
+  int const light = 45 + 12 * (t % 3);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "hsl(%d,70%%,%d%%)", int(hue), light);
+  return buf;
+}
+
+void write_file(std::string const& path, std::string const& content) {
+  std::ofstream f(path, std::ios::binary);
+  f << content;
+  if (!f) throw UsageError("cannot write " + path);
+}
+
+std::string ownership(Cells const& c, int traced, std::string const& title, char row_name,
+                      char col_name, std::int64_t first_row, std::int64_t first_col) {
+  double const cell = std::max(2.0, std::min(8.0, 512.0 / std::max(c.rows, c.cols)));
+  double const left = 56, top = 44;
+  std::string const note = "each cell one element, coloured by the thread that owns it; thread " +
+                           std::to_string(traced) + " outlined" +
+                           (std::count(c.inside.begin(), c.inside.end(), false) ? "; pale: past the edge" : "");
+  Doc d(std::max({left + c.cols * cell + 16, left + text_width(title, 13) + 16, left + text_width(note, 10) + 16}),
+        top + c.rows * cell + 40);
+  d.text(left, 18, title, 13);
+  d.text(left, 34, note, 10, "start", "#555");
+  std::map<int, std::vector<std::pair<int, int>>> by_thread;
+  std::vector<std::pair<int, int>> outside;
+  for (int r = 0; r < c.rows; ++r)
+    for (int k = 0; k < c.cols; ++k) {
+      std::size_t const i = std::size_t(r) * std::size_t(c.cols) + std::size_t(k);
+      if (c.owner[i].first >= 0) by_thread[c.owner[i].first].push_back({r, k});
+      if (!c.inside[i]) outside.push_back({r, k});
+    }
+  d.begin_group(left, top, cell);
+  for (auto const& [t, cells] : by_thread) d.path(squares(cells), thread_color(t), "", 0, "thread " + std::to_string(t));
+  if (!outside.empty()) d.path(squares(outside), "rgba(255,255,255,0.75)", "", 0, "past the edge: not stored");
+  if (by_thread.count(traced)) d.path(squares(by_thread[traced]), "none", "black", 2.5 / cell);
+  d.end_group();
+  int const step = c.cols >= 64 ? 16 : c.cols >= 16 ? 8 : 4;
+  for (int k = 0; k < c.cols; k += step)
+    d.text(left + (k + 0.5) * cell, top - 4, std::to_string(first_col + k), 9, "middle", "#555");
+  int const rstep = c.rows >= 64 ? 16 : c.rows >= 16 ? 8 : 4;
+  for (int r = 0; r < c.rows; r += rstep)
+    d.text(left - 6, top + (r + 1) * cell, std::to_string(first_row + r), 9, "end", "#555");
+  d.text(left + c.cols * cell / 2, top + c.rows * cell + 24, std::string(1, col_name) + " ->", 11, "middle");
+  d.text(12, top + c.rows * cell / 2, std::string(1, row_name), 11, "start");
+  return d.str();
+}
+
+std::string thread_panels(std::vector<Panel> const& panels, std::string const& color, std::string const& title) {
+  int max_rows = 0, max_dim = 0;
+  for (auto const& p : panels) {
+    max_rows = std::max(max_rows, p.rows);
+    max_dim = std::max({max_dim, p.rows, p.cols});
+  }
+  double const cell = std::max(2.0, std::min(8.0, 384.0 / max_dim));
+  double const top = 56, gap = 40;
+  double width = 24;
+  for (auto const& p : panels) width += p.cols * cell + gap;
+  Doc d(std::max(width, 24 + text_width(title, 13) + 16), top + max_rows * cell + 36);
+  d.text(24, 20, title, 13);
+  double x = 24;
+  for (auto const& p : panels) {
+    d.text(x, top - 10, p.title, 11);
+    d.rect(x, top, p.cols * cell, p.rows * cell, "#eeeeee", "#bbbbbb", 0.5);
+    d.begin_group(x, top, cell);
+    d.path(squares(p.touched), color, "", 0, std::to_string(p.touched.size()) + " elements");
+    d.end_group();
+    d.text(x, top + p.rows * cell + 16,
+           std::to_string(p.touched.size()) + " of " + std::to_string(p.rows) + "x" + std::to_string(p.cols), 9,
+           "start", "#555");
+    x += p.cols * cell + gap;
+  }
+  return d.str();
+}
+
+std::string tv_grid(Cells const& c, int run, std::string const& title, char row_name, char col_name) {
+  double const cell = 7;
+  double const left = 48, top = 44;
+  std::string const note =
+      "coloured by thread; T<t> marks the first element of each " + std::to_string(run) + "-element vector";
+  Doc d(std::max({left + c.cols * cell + 16, left + text_width(title, 13) + 16, left + text_width(note, 10) + 16}),
+        top + c.rows * cell + 36);
+  d.text(left, 18, title, 13);
+  d.text(left, 34, note, 10, "start", "#555");
+  std::map<int, std::vector<std::pair<int, int>>> by_thread;
+  for (int r = 0; r < c.rows; ++r)
+    for (int k = 0; k < c.cols; ++k) {
+      auto const [t, v] = c.owner[std::size_t(r) * std::size_t(c.cols) + std::size_t(k)];
+      if (t >= 0) by_thread[t].push_back({r, k});
+    }
+  d.begin_group(left, top, cell);
+  for (auto const& [t, cells] : by_thread) d.path(squares(cells), thread_color(t), "", 0, "thread " + std::to_string(t));
+  d.end_group();
+  for (int r = 0; r < c.rows; ++r)
+    for (int k = 0; k < c.cols; ++k) {
+      auto const [t, v] = c.owner[std::size_t(r) * std::size_t(c.cols) + std::size_t(k)];
+      if (t >= 0 && v % run == 0) d.text(left + k * cell + 0.5, top + (r + 1) * cell - 1, "T" + std::to_string(t), 5.5, "start", "#000");
+    }
+  int const rstep = c.rows >= 64 ? 16 : 8;
+  for (int r = 0; r < c.rows; r += rstep) d.text(left - 6, top + (r + 1) * cell, std::to_string(r), 9, "end", "#555");
+  for (int k = 0; k < c.cols; k += 8) d.text(left + (k + 0.5) * cell, top - 4, std::to_string(k), 9, "middle", "#555");
+  d.text(left + c.cols * cell / 2, top + c.rows * cell + 24, std::string(1, col_name) + " ->", 11, "middle");
+  d.text(12, top + c.rows * cell / 2, std::string(1, row_name), 11, "start");
+  return d.str();
+}
+
+std::string grid_map(std::int64_t M, std::int64_t N, int blk_m, int blk_n, std::int64_t bx, std::int64_t by) {
+  std::int64_t const gx = (M + blk_m - 1) / blk_m, gy = (N + blk_n - 1) / blk_n;
+  int const rows = int(std::min<std::int64_t>(gx, 64)), cols = int(std::min<std::int64_t>(gy, 64));
+  double const cell = std::max(6.0, std::min(40.0, 480.0 / std::max(rows, cols)));
+  double const left = 48, top = 56;
+  Doc d(std::max(left + cols * cell + 24, 420.0), top + rows * cell + 40);
+  d.text(left, 18, "The grid: " + std::to_string(gx) + "x" + std::to_string(gy) + " CTAs of " + std::to_string(blk_m) +
+                       "x" + std::to_string(blk_n) + " for C " + std::to_string(M) + "x" + std::to_string(N),
+         13);
+  d.text(left, 34, "blue whole, orange cut by M, green cut by N, red both; traced CTA outlined", 10, "start", "#555");
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      bool const cut_m = (r + 1) * std::int64_t(blk_m) > M, cut_n = (c + 1) * std::int64_t(blk_n) > N;
+      std::string const fill = cut_m && cut_n ? "#e57373" : cut_m ? "#ffb74d" : cut_n ? "#81c784" : "#64b5f6";
+      d.rect(left + c * cell, top + r * cell, cell, cell, fill, "white", 1,
+             "CTA (" + std::to_string(r) + "," + std::to_string(c) + "): rows " + std::to_string(r * std::int64_t(blk_m)) +
+                 ".., cols " + std::to_string(c * std::int64_t(blk_n)) + "..");
+    }
+  if (bx < rows && by < cols) d.rect(left + double(by) * cell, top + double(bx) * cell, cell, cell, "none", "black", 2.5);
+  d.text(left + cols * cell / 2, top + rows * cell + 24, "blockIdx.y (N) ->", 11, "middle");
+  d.text(8, top - 8, "blockIdx.x (M)", 10, "start");
+  return d.str();
+}
+
+std::string bank_maps(std::string const& title, banks::WarpAccess const& unswizzled, banks::WarpAccess const& swizzled) {
+  double const box = 22, left = 96, top = 56;
+  Doc d(left + 32 * box + 24, top + 2 * (3 * box + 24) + 16);  // wide enough for the notes below
+  d.text(12, 20, title, 13);
+  d.text(12, 36, "per lane: the bank of its first word; colour: how many different words that bank serves in the lane's phase",
+         10, "start", "#555");
+  auto draw = [&](banks::WarpAccess const& w, std::string const& label, double y) {
+    int const per_phase = banks::lanes_per_phase(w.bytes);
+    std::vector<int> degree(banks::kWarp, 1);
+    for (int first = 0; first < banks::kWarp; first += per_phase) {
+      std::map<int, std::set<std::int64_t>> words;
+      for (int l = first; l < first + per_phase; ++l)
+        if (w.addr[l] != banks::kIdle)
+          for (int b = 0; b < w.bytes; b += banks::kBankBytes) words[banks::bank_of(w.addr[l] + b)].insert((w.addr[l] + b) / 4);
+      for (int l = first; l < first + per_phase; ++l)
+        if (w.addr[l] != banks::kIdle) degree[l] = int(words[banks::bank_of(w.addr[l])].size());
+    }
+    banks::Wavefronts const f = banks::wavefronts(w);
+    d.text(12, y + box * 0.7, label, 11);
+    d.text(12, y + box * 1.7, std::to_string(f.needed) + " wavefronts", 10, "start", "#555");
+    d.text(12, y + box * 2.5, "ideal " + std::to_string(f.ideal), 10, "start", "#555");
+    for (int l = 0; l < banks::kWarp; ++l) {
+      double const x = left + l * box;
+      d.text(x + box / 2, y - 4, std::to_string(l), 8, "middle", "#777");
+      if (w.addr[l] == banks::kIdle) {
+        d.rect(x, y, box, box, "#f5f5f5", "#ccc", 0.5, "lane " + std::to_string(l) + ": idle");
+        continue;
+      }
+      std::string const fill = degree[l] == 1 ? "#a5d6a7" : degree[l] == 2 ? "#fff176" : "#ef9a9a";
+      d.rect(x, y, box, box, fill, "#888", 0.5,
+             "lane " + std::to_string(l) + ": byte " + std::to_string(w.addr[l]) + ", bank " +
+                 std::to_string(banks::bank_of(w.addr[l])) + ", " + std::to_string(degree[l]) + "-way");
+      d.text(x + box / 2, y + box * 0.68, std::to_string(banks::bank_of(w.addr[l])), 10, "middle");
+      if (per_phase < banks::kWarp && l % per_phase == 0 && l > 0) d.rect(x - 1, y - 2, 2, box + 4, "black");
+    }
+  };
+  draw(unswizzled, "unswizzled", top);
+  draw(swizzled, "swizzled", top + 3 * box + 24);
+  return d.str();
+}
+
+}  // namespace tut::svg

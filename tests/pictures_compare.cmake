@@ -1,0 +1,22 @@
+# cmake -DEXE=<binary> -DOUT=<dir> -DREF=<dir> -P pictures_compare.cmake
+# Regenerates a step's pictures (--svg, --html, as scripts/pictures.sh does) into OUT and requires them to
+# equal the checked-in ones in REF, file for file and byte for byte.
+file(REMOVE_RECURSE ${OUT})
+execute_process(COMMAND ${EXE} --print-only --seed 1 --svg ${OUT} --html ${OUT}/index.html
+                OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${EXE} --svg ${OUT}: exit ${rc}\n${err}")
+endif()
+file(GLOB got RELATIVE ${OUT} ${OUT}/*)
+file(GLOB want RELATIVE ${REF} ${REF}/*)
+if(NOT got STREQUAL want)
+  message(FATAL_ERROR "pictures differ in their files: wrote [${got}], docs/images has [${want}]; "
+                      "run scripts/pictures.sh and review the diff")
+endif()
+foreach(f ${got})
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/${f} ${REF}/${f} RESULT_VARIABLE differ)
+  if(differ)
+    message(FATAL_ERROR "${f} differs from ${REF}/${f}: run scripts/pictures.sh and review the diff")
+  endif()
+endforeach()
+message(STATUS "ok: ${got}")

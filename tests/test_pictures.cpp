@@ -1,0 +1,81 @@
+// Host tests of the pictures (tut/svg.hpp, tut/pictures.hpp): the cells they draw are the TiledMMA's
+// partition_C, edges are marked, the page embeds exactly that data, and the SVG text is escaped.
+#include <regex>
+#include <set>
+#include <string>
+
+#include <cute/tensor.hpp>
+
+#include "catch.hpp"
+#include "tut/pictures.hpp"
+#include "tut/svg.hpp"
+
+using namespace cute;
+
+namespace {
+
+// A small scalar-FMA TiledMMA: 2x4 threads over an 8x8 C tile, each thread a 4x2 block (values 0..7).
+using Tiler = Shape<_8, _8, _4>;
+using Mma = decltype(make_tiled_mma(UniversalFMA<float, float, float>{}, Layout<Shape<_2, _4, _1>>{}));
+
+}  // namespace
+
+TEST_CASE("c_cells holds partition_C at every cell, and marks the cells past the edges", "[pictures]") {
+  // CTA (1,1) of a 13x10 problem: rows 8..15 of which 8..12 exist, cols 8..15 of which 8..9 exist.
+  tut::svg::Cells const c = tut::c_cells<Tiler, Mma>({13, 10, 4}, 1, 1);
+  REQUIRE(c.rows == 8);
+  REQUIRE(c.cols == 8);
+  Mma mma;
+  Tensor cC = make_identity_tensor(make_shape(8, 8));
+  std::set<std::pair<int, int>> seen;
+  for (int t = 0; t < int(size(mma)); ++t) {
+    Tensor part = mma.get_slice(t).partition_C(cC);
+    for (int v = 0; v < int(size(part)); ++v) {
+      int const m = get<0>(part(v)), n = get<1>(part(v));
+      CHECK(c.owner[std::size_t(m * 8 + n)] == std::pair{t, v});
+      seen.insert({m, n});
+    }
+  }
+  CHECK(seen.size() == 64);
+  for (int m = 0; m < 8; ++m)
+    for (int n = 0; n < 8; ++n) CHECK(c.inside[std::size_t(m * 8 + n)] == (8 + m < 13 && 8 + n < 10));
+}
+
+TEST_CASE("the page embeds the cells, the strides and every thread's tCgC, nothing else", "[pictures]") {
+  tut::CTilePage p;
+  p.step = "stepXX";
+  p.cta = "CTA (1,1)";
+  p.cells = tut::c_cells<Tiler, Mma>({13, 10, 4}, 1, 1);
+  p.first_m = 8;
+  p.first_n = 8;
+  p.c_m = 10;
+  p.c_n = 1;
+  for (int t = 0; t < 8; ++t) p.tCgC.push_back("layout" + std::to_string(t));
+  p.traced = 5;
+  std::string const html = tut::html_page(p);
+  std::smatch m;
+  REQUIRE(std::regex_search(html, m, std::regex("\"owner\": \\[([^\\]]*)\\]")));
+  std::string owners = m[1];
+  std::size_t commas = 0;
+  for (char ch : owners) commas += ch == ',';
+  CHECK(commas + 1 == 2 * 64);  // (thread, value) for each of the 64 cells
+  CHECK(html.find("\"inside\": \"" + std::string("1100000011000000110000001100000011000000") +
+                  "000000000000000000000000\"") != std::string::npos);
+  CHECK(html.find("\"traced\": 5") != std::string::npos);
+  CHECK(html.find("\"c_m\": 10, \"c_n\": 1") != std::string::npos);
+  CHECK(html.find("\"layout7\"") != std::string::npos);
+  CHECK(html.find("<script src") == std::string::npos);  // self-contained: no external script
+  CHECK(html.find("http") == std::string::npos);         // and no network
+}
+
+TEST_CASE("SVG text is escaped, and the ownership picture has one path per thread", "[pictures]") {
+  CHECK(tut::svg::escape("a<b & \"c\">") == "a&lt;b &amp; &quot;c&quot;&gt;");
+  tut::svg::Cells const c = tut::c_cells<Tiler, Mma>({8, 8, 4}, 0, 0);
+  std::string const s = tut::svg::ownership(c, 3, "t<1>", 'm', 'n', 0, 0);
+  CHECK(s.find("t&lt;1&gt;") != std::string::npos);
+  std::size_t threads = 0;
+  for (std::size_t at = s.find("<title>thread "); at != std::string::npos; at = s.find("<title>thread ", at + 1)) ++threads;
+  CHECK(threads == 8);
+  CHECK(s.find("stroke=\"black\"") != std::string::npos);  // the traced thread, outlined
+  CHECK(tut::svg::thread_color(0) != tut::svg::thread_color(1));
+}
