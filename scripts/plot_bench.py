@@ -1,0 +1,289 @@
+#!/usr/bin/python3
+"""Turn bench_gemm's Google Benchmark JSON into docs/images/perf.svg and the README's perf table.
+
+    scripts/plot_bench.py            # regenerate docs/images/perf.svg and the README section
+    scripts/plot_bench.py --check    # write nothing; exit 1 if either checked-in file is out of date
+
+The input is what `bench_gemm --benchmark_out=FILE --benchmark_out_format=json` writes (default
+docs/bench/h100_2026-11-23.json). Every step is shown by its default variant (the entry named
+step/SIZE/..., not step/VARIANT/SIZE/...), against each cuBLAS kind in the file. The README section
+is the text between the perf:begin and perf:end marker lines; the markers themselves are kept.
+
+Both outputs are byte-for-byte reproducible for a given input and matplotlib version, so --check can
+guard them. Needs Debian's python3-matplotlib (`apt-get install python3-matplotlib`), hence the
+/usr/bin/python3 shebang rather than whatever python3 is first on PATH.
+"""
+
+import argparse
+import io
+import json
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot loads)
+from matplotlib import ticker  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_JSON = os.path.join(ROOT, "docs", "bench", "h100_2026-11-23.json")
+DEFAULT_SVG = os.path.join(ROOT, "docs", "images", "perf.svg")
+DEFAULT_README = os.path.join(ROOT, "README.md")
+
+BEGIN_MARKER = "<!-- perf:begin (scripts/plot_bench.py writes this section; do not edit by hand) -->"
+END_MARKER = "<!-- perf:end -->"
+SIZE_RE = re.compile(r"(\d+)x(\d+)x(\d+)")
+
+
+class BadInput(Exception):
+    """Input the script cannot use; main() reports it in one line and exits 2."""
+
+
+@dataclass
+class Results:
+    """The benchmark file, reduced to what the plot and the table show."""
+
+    gpu: str
+    date: str
+    sizes: list = field(default_factory=list)  # "MxNxK" strings, in the order the JSON has them
+    cublas: dict = field(default_factory=dict)  # kind -> {size: TFLOP/s}
+    steps: dict = field(default_factory=dict)  # step -> {size: (TFLOP/s, vs_cuBLAS or None)}
+
+
+def parse_name(name):
+    """Split "kernel[/variant]/MxNxK/manual_time" into (kernel, variant or None, size)."""
+    parts = name.split("/")
+    for i, part in enumerate(parts[1:], start=1):
+        if SIZE_RE.fullmatch(part):
+            return parts[0], "/".join(parts[1:i]) or None, part
+    raise BadInput(f"benchmark name {name!r} has no MxNxK size")
+
+
+def load_results(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise BadInput(f"cannot read {path}: {e.strerror}") from e
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path} is not JSON: {e}") from e
+    if not isinstance(data, dict) or not data.get("benchmarks"):
+        raise BadInput(f"{path} has no benchmarks (is it bench_gemm --benchmark_out_format=json output?)")
+
+    context = data.get("context", {})
+    results = Results(gpu=context.get("gpu", "unknown GPU"), date=str(context.get("date", ""))[:10])
+    for entry in data["benchmarks"]:
+        # Aggregates (mean/median/stddev of --benchmark_repetitions) would double every point.
+        if entry.get("error_occurred") or entry.get("run_type") == "aggregate":
+            continue
+        add_entry(results, entry)
+    if not results.sizes:
+        raise BadInput(f"{path} has no benchmark that ran without error")
+    return results
+
+
+def add_entry(results, entry):
+    kernel, variant, size = parse_name(entry["name"])
+    if variant is not None:
+        return
+    if "TFLOP/s" not in entry:
+        raise BadInput(f"benchmark {entry['name']!r} has no TFLOP/s counter")
+    if kernel.startswith("cublas_"):
+        table, value = results.cublas.setdefault(kernel, {}), entry["TFLOP/s"]
+    else:
+        table, value = results.steps.setdefault(kernel, {}), (entry["TFLOP/s"], entry.get("vs_cuBLAS"))
+    if size in table:
+        raise BadInput(f"benchmark {entry['name']!r} appears twice (repetitions are not supported)")
+    table[size] = value
+    if size not in results.sizes:
+        results.sizes.append(size)
+
+
+def size_label(size):
+    m, n, k = SIZE_RE.fullmatch(size).groups()
+    return f"{m}³" if m == n == k else f"{m}×{n}×{k}"
+
+
+def cublas_label(kind):
+    return "cuBLAS " + " ".join(kind.split("_")[1:])
+
+
+def series(values, sizes):
+    # NaN rather than a skipped point, so a line breaks where a step did not run that size instead
+    # of bridging the gap as if it had.
+    return [values.get(size, math.nan) for size in sizes]
+
+
+def render_svg(results):
+    """The two-panel figure as SVG bytes."""
+    plt.rcParams["svg.hashsalt"] = "cute-gemm-tutorial"
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, and searchable on the page
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(11, 8.5), sharex=True, height_ratios=(3, 2), layout="constrained"
+    )
+    x = range(len(results.sizes))
+    markers = "osD^vP*Xh"
+    for i, (step, values) in enumerate(sorted(results.steps.items())):
+        style = dict(marker=markers[i % len(markers)], color=f"C{i}", label=step)
+        top.plot(x, series({s: v[0] for s, v in values.items()}, results.sizes), **style)
+        ratios = {s: v[1] for s, v in values.items() if v[1] is not None}
+        bottom.plot(x, series(ratios, results.sizes), **style)
+    for i, (kind, values) in enumerate(results.cublas.items()):
+        grey = ("black", "dimgray", "darkgray")[i % 3]
+        # Markers too: a point with no neighbour to join (cuBLAS fp16 at 1000x999x776) draws no line.
+        top.plot(x, series(values, results.sizes), "--x", color=grey, linewidth=2, label=cublas_label(kind))
+
+    top.set_yscale("log")
+    # Decade ticks alone leave most of the range unlabelled; 1-2-5 ticks can be read off directly.
+    top.yaxis.set_major_locator(ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+    top.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+    top.yaxis.set_minor_formatter(ticker.NullFormatter())
+    top.set_ylabel("TFLOP/s")
+    top.grid(True, which="major", alpha=0.4)
+    top.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    top.set_title("Throughput: each step's default variant and cuBLAS", fontsize="medium")
+
+    bottom.axhline(1.0, color="black", linewidth=1)
+    bottom.set_ylim(bottom=0)
+    bottom.set_ylabel("TFLOP/s ÷ cuBLAS TFLOP/s")
+    bottom.grid(True, alpha=0.4)
+    bottom.set_title(
+        "Ratio to cuBLAS with the same input type and transposes (1 = as fast)", fontsize="medium"
+    )
+    bottom.set_xticks(list(x), [size_label(s) for s in results.sizes])
+    bottom.set_xlabel("problem size M×N×K (in benchmark order)")
+
+    fig.suptitle(f"CuTe GEMM tutorial on {results.gpu}, {results.date}")
+    out = io.BytesIO()
+    fig.savefig(out, format="svg", metadata={"Date": None})
+    plt.close(fig)
+    return out.getvalue()
+
+
+def markdown_table(rows):
+    """A pipe table, padded so it also reads as plain text; column 0 left-aligned, the rest right."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+
+    def line(cells):
+        padded = [cells[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(cells[1:], widths[1:])]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = "|" + "|".join([":" + "-" * (widths[0] + 1)] + ["-" * (w + 1) + ":" for w in widths[1:]]) + "|"
+    return "\n".join([line(rows[0]), rule] + [line(row) for row in rows[1:]])
+
+
+def step_cell(value):
+    if value is None:
+        return ""
+    tflops, ratio = value
+    return f"{tflops:.2f}" if ratio is None else f"{tflops:.2f} ({ratio:.3f})"
+
+
+def readme_section(results, json_path, svg_path, readme_path):
+    """The text that goes between the README markers."""
+    steps = sorted(results.steps)
+    rows = [["Size"] + [cublas_label(kind) for kind in results.cublas] + steps]
+    for size in results.sizes:
+        rows.append(
+            [size_label(size)]
+            + [f"{values[size]:.2f}" if size in values else "" for values in results.cublas.values()]
+            + [step_cell(results.steps[step].get(size)) for step in steps]
+        )
+    image = os.path.relpath(svg_path, os.path.dirname(readme_path)).replace(os.sep, "/")
+    return (
+        f"Measured on {results.gpu}, {results.date}, from `{display_path(json_path)}`.\n"
+        "\n"
+        f"![TFLOP/s per step against cuBLAS]({image})\n"
+        "\n"
+        "TFLOP/s of each cuBLAS kind, and of each step's default variant with, in parentheses, its ratio to\n"
+        "cuBLAS for the same input type and transposes; empty where the step does not run that size.\n"
+        "\n" + markdown_table(rows) + "\n\n"
+    )
+
+
+def display_path(path):
+    """The path relative to the repository root when it lies inside it, so the README stays portable."""
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return f.read()
+    except OSError as e:
+        raise BadInput(f"cannot read {path}: {e.strerror}") from e
+
+
+def replace_section(readme, section, readme_path):
+    begin, end = readme.find(BEGIN_MARKER), readme.find(END_MARKER)
+    if begin < 0 or end < begin:
+        raise BadInput(f"{readme_path} lacks the lines {BEGIN_MARKER} ... {END_MARKER}")
+    start = begin + len(BEGIN_MARKER)
+    return readme[:start] + "\n" + section + readme[end:]
+
+
+def read_bytes_or_none(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def write_if_changed(path, data):
+    # Leaving an unchanged file alone keeps its mtime, so make and editors do not see a change.
+    if read_bytes_or_none(path) != data:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+        print(f"wrote {display_path(path)}")
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        description="Plot bench_gemm's Google Benchmark JSON into an SVG and the README's perf table."
+    )
+    for option, default, what in (
+        ("--json", DEFAULT_JSON, "benchmark JSON"),
+        ("--svg", DEFAULT_SVG, "SVG to write"),
+        ("--readme", DEFAULT_README, "README to update"),
+    ):
+        parser.add_argument(option, default=default, help=f"{what} (default: {display_path(default)})")
+    parser.add_argument(
+        "--check", action="store_true",
+        help="write nothing; exit 1 if the SVG or the README section differs from what would be written",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        results = load_results(args.json)
+        svg = render_svg(results)
+        section = readme_section(results, args.json, args.svg, args.readme)
+        readme = replace_section(read_text(args.readme), section, args.readme).encode("utf-8")
+    except BadInput as e:
+        print(f"plot_bench.py: {e}", file=sys.stderr)
+        return 2
+
+    outputs = [(args.svg, svg), (args.readme, readme)]
+    if args.check:
+        stale = [display_path(path) for path, data in outputs if read_bytes_or_none(path) != data]
+        if stale:
+            print(f"plot_bench.py: out of date, rerun scripts/plot_bench.py: {' '.join(stale)}",
+                  file=sys.stderr)
+            return 1
+        return 0
+    for path, data in outputs:
+        write_if_changed(path, data)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
