@@ -98,6 +98,7 @@ TEST_CASE("every variant is complete, and its partition stores every C entry exa
       REQUIRE(v.launch != nullptr);
       REQUIRE(v.trace != nullptr);
       REQUIRE(v.owners != nullptr);
+      REQUIRE(v.pictures != nullptr);
       CHECK(v.threads > 0);
       CHECK(v.tile_m > 0);
       CHECK(v.tile_n > 0);
