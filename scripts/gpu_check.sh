@@ -14,6 +14,10 @@ out="${1:?usage: scripts/gpu_check.sh <out-dir> [build-dir]}"
 build="$(cd "${2:-build}" && pwd)"
 bin="$build/bin"
 parts=" ${GPU_CHECK_PARTS:-tests sanitizers ncu bench} "
+for part in $parts; do
+  case "$part" in tests|sanitizers|ncu|bench) ;; *) echo "gpu_check: unknown part '$part' in GPU_CHECK_PARTS" >&2; exit 2;; esac
+done
+[ -n "${parts// /}" ] || { echo "gpu_check: GPU_CHECK_PARTS names no part" >&2; exit 2; }
 mkdir -p "$out"
 log="$out/log.txt"
 export TUT_REQUIRE_GPU=1
@@ -43,7 +47,7 @@ if [[ "$parts" == *" sanitizers "* ]]; then
       for tool in memcheck racecheck synccheck; do
         echo "== $tool $step $shape"
         # shellcheck disable=SC2086
-        compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin/$step" --quiet --iters 0 $shape 2>&1 |
+        compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin/$step" --quiet --iters 0 $shape 2>&1 < /dev/null |
           grep -E "SUMMARY|result"
         [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "   FAILED"; status=1; }
       done
@@ -60,7 +64,7 @@ if [[ "$parts" == *" ncu "* ]]; then
   metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
   metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum
   while read -r step sizes _input _cc; do
-    variants=$("$bin/$step" --list-variants)
+    variants=$("$bin/$step" --list-variants < /dev/null)
     default=$(echo "$variants" | head -1)
     for variant in $variants; do
       shapes=("1024 1024 1024" "4096 4096 4096")
@@ -69,7 +73,7 @@ if [[ "$parts" == *" ncu "* ]]; then
       for shape in "${shapes[@]}"; do
         read -r m n k <<< "$shape"
         counts=$(ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel "$bin/$step" --quiet --iters 0 \
-                   --variant "$variant" --m "$m" --n "$n" --k "$k" 2>&1 |
+                   --variant "$variant" --m "$m" --n "$n" --k "$k" 2>&1 < /dev/null |
                  awk '/op_ld.sum/ {ld=$NF} /op_st.sum/ {st=$NF} /op_ldgsts.sum/ {lg=$NF} END {print "ld", ld, "st", st, "ldgsts", lg}')
         echo "ncu $step $variant ${m}x${n}x${k}: $counts"
       done

@@ -8,9 +8,11 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
 cmake --build "$build"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 while read -r step _sizes _input _cc; do
-  out="$root/docs/images/$step"
-  rm -rf "$out"
-  "$build/bin/$step" --print-only --seed 1 --svg "$out" --html "$out/index.html" > /dev/null
-  echo "wrote docs/images/$step/: $(cd "$out" && ls | tr '\n' ' ')"
+  # Into a fresh folder first: a step that fails leaves docs/images as it was.
+  "$build/bin/$step" --print-only --seed 1 --svg "$tmp/$step" --html "$tmp/$step/index.html" > /dev/null < /dev/null
+  rm -rf "$root/docs/images/$step"
+  mv "$tmp/$step" "$root/docs/images/$step"
+  echo "wrote docs/images/$step/: $(cd "$root/docs/images/$step" && ls | tr '\n' ' ')"
 done < "$build/tut_steps.txt"

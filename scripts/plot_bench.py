@@ -2,7 +2,8 @@
 """Turn bench_gemm's Google Benchmark JSON into docs/images/perf.svg and the README's perf table.
 
     scripts/plot_bench.py            # regenerate docs/images/perf.svg and the README section
-    scripts/plot_bench.py --check    # write nothing; exit 1 if either checked-in file is out of date
+    scripts/plot_bench.py --check    # write nothing; exit 1 if either checked-in file is out of date,
+                                     # 77 if only the SVG differs and another matplotlib drew it
 
 The input is what `bench_gemm --benchmark_out=FILE --benchmark_out_format=json` writes (default
 docs/bench/h100_2026-11-23.json). Every step is shown by its default variant (the entry named
@@ -75,12 +76,20 @@ def load_results(path):
         raise BadInput(f"{path} has no benchmarks (is it bench_gemm --benchmark_out_format=json output?)")
 
     context = data.get("context", {})
+    if not isinstance(context, dict):
+        raise BadInput(f"{path}: 'context' is not an object")
     results = Results(gpu=context.get("gpu", "unknown GPU"), date=str(context.get("date", ""))[:10])
     for entry in data["benchmarks"]:
         # Aggregates (mean/median/stddev of --benchmark_repetitions) would double every point.
-        if entry.get("error_occurred") or entry.get("run_type") == "aggregate":
+        if not isinstance(entry, dict) or entry.get("run_type") == "aggregate":
             continue
-        add_entry(results, entry)
+        # A kernel that failed (e.g. differed from cuBLAS) must not pass for one that did not run.
+        if entry.get("error_occurred"):
+            raise BadInput(f"{path}: {entry.get('name', '?')} reported an error: {entry.get('error_message', '')}")
+        try:
+            add_entry(results, entry)
+        except (KeyError, TypeError, ValueError) as e:
+            raise BadInput(f"{path}: malformed benchmark entry {entry.get('name', '?')!r}: {e!r}") from e
     if not results.sizes:
         raise BadInput(f"{path} has no benchmark that ran without error")
     return results
@@ -90,8 +99,8 @@ def add_entry(results, entry):
     kernel, variant, size = parse_name(entry["name"])
     if variant is not None:
         return
-    if "TFLOP/s" not in entry:
-        raise BadInput(f"benchmark {entry['name']!r} has no TFLOP/s counter")
+    if not isinstance(entry.get("TFLOP/s"), (int, float)):
+        raise BadInput(f"benchmark {entry['name']!r} has no numeric TFLOP/s counter")
     if kernel.startswith("cublas_"):
         table, value = results.cublas.setdefault(kernel, {}), entry["TFLOP/s"]
     else:
@@ -244,6 +253,12 @@ def write_if_changed(path, data):
         print(f"wrote {display_path(path)}")
 
 
+def svg_matplotlib_version(svg):
+    """The matplotlib version an SVG records in its metadata, or None."""
+    found = re.search(rb"Matplotlib v([0-9][0-9.]*[0-9])", svg or b"")
+    return found.group(1).decode() if found else None
+
+
 def parse_args(argv):
     parser = argparse.ArgumentParser(
         description="Plot bench_gemm's Google Benchmark JSON into an SVG and the README's perf table."
@@ -275,6 +290,12 @@ def main(argv=None):
     outputs = [(args.svg, svg), (args.readme, readme)]
     if args.check:
         stale = [display_path(path) for path, data in outputs if read_bytes_or_none(path) != data]
+        drawn_with = svg_matplotlib_version(read_bytes_or_none(args.svg))
+        if stale == [display_path(args.svg)] and drawn_with and drawn_with != matplotlib.__version__:
+            # Another matplotlib draws other bytes from the same data: that is not a stale plot.
+            print(f"plot_bench.py: {display_path(args.svg)} was drawn with matplotlib {drawn_with}, this is "
+                  f"{matplotlib.__version__}: cannot compare it (the README table matches)", file=sys.stderr)
+            return 77
         if stale:
             print(f"plot_bench.py: out of date, rerun scripts/plot_bench.py: {' '.join(stale)}",
                   file=sys.stderr)

@@ -1,6 +1,7 @@
 // Step 06's printout: the CTA tiler and grid, the smem tiles, one thread's cp.async copy partitions and
 // its math partitions over smem, and what is new: the three levels of tiling, the zero-filled chunks at
 // the edge, the swizzle for K-major halves, and the bank-conflict model on the kernel's own partitions.
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <tuple>
@@ -14,6 +15,7 @@
 #include "step06_global_gemm.hpp"
 #include "tut/mask.hpp"
 #include "tut/step.hpp"
+#include "tut/svg.hpp"
 #include "tut/trace.hpp"
 
 namespace step06 {

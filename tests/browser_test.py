@@ -8,6 +8,7 @@ Usage: tests/browser_test.py <step binary> <page.html> <thread>
 """
 import re
 import shutil
+from pathlib import Path
 import subprocess
 import sys
 
@@ -36,19 +37,23 @@ def main():
         return 77
     printout = subprocess.run([exe, "--print-only", "--seed", "1", "--thread", str(thread)],
                               capture_output=True, text=True, check=True).stdout
-    rows = ranges(re.search(r"^  C rows +(\{[^}]*\})", printout, re.M).group(1))
-    cols = ranges(re.search(r"^  C cols +(\{[^}]*\})", printout, re.M).group(1))
+    rows_line = re.search(r"^  C rows +(\{[^}]*\})", printout, re.M)
+    cols_line = re.search(r"^  C cols +(\{[^}]*\})", printout, re.M)
+    if not rows_line or not cols_line:
+        print("browser_test: the printout has no 'C rows' and 'C cols' lines", file=sys.stderr)
+        return 1
+    rows, cols = ranges(rows_line.group(1)), ranges(cols_line.group(1))
     want = {(m, n) for m in rows for n in cols}
 
     dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                          "file://" + page + "#thread=" + str(thread)],
+                          Path(page).resolve().as_uri() + "#thread=" + str(thread)],
                          capture_output=True, text=True, timeout=120).stdout
     data = re.search(r'"cols": (\d+).*?"first_m": (\d+), "first_n": (\d+)', dom, re.S)
     if not data:
         print("browser_test: the page's data is not in the dumped DOM", file=sys.stderr)
         return 1
     cols_in_tile, first_m, first_n = (int(x) for x in data.groups())
-    lit = {int(i) for i in re.findall(r'<div class="c hl" data-i="(\d+)"', dom)}
+    lit = {int(i) for i in re.findall(r'<div class="c(?: out)? hl" data-i="(\d+)"', dom)}
     got = {(first_m + i // cols_in_tile, first_n + i % cols_in_tile) for i in lit}
     picked = re.search(r'<div id="picked">([^<]*)</div>', dom)
     print(f"browser_test: {browser} highlights {len(got)} cells for thread {thread}; the printout names {len(want)}"

@@ -202,7 +202,7 @@ TEST_CASE("the model on the kernel's own partitions: 0 conflicts swizzled", "[st
   // cp.async: 16 bytes a lane, 4 chunks per thread and operand (128 rows x 4 chunks / 128 threads).
   CHECK(swizzled["tAsA"].bytes == 16);
   CHECK(swizzled["tAsA"].waves.ideal == warps * 4 * 4);  // 4 instructions x 4 quarter-warp phases
-  // The loads: copy(tCsA, tCrA) reads 64 halves of A per thread as 32 32-bit registers, in one phase.
+  // The loads: copy_aligned(tCsA, tCrA) reads 64 halves of A per thread as 32 32-bit registers, in one phase.
   CHECK(swizzled["tCsA"].bytes == 4);
   CHECK(swizzled["tCsA"].waves.ideal == warps * 32);
   CHECK(swizzled["tCsB"].waves.ideal == warps * 32);

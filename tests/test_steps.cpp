@@ -1,13 +1,17 @@
 // The contract every registered step keeps: what it declares to the harness (convention, sizes, input
 // type, variants) agrees with its own layouts and with its add_tutorial_step() registration, and the
 // host partition behind the printout and the owner test stores every C entry exactly once.
+#include <filesystem>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "catch.hpp"
 #include "tut/owner.hpp"
+#include "tut/pictures.hpp"
 #include "tut/steps.hpp"
 
 namespace {
@@ -98,7 +102,6 @@ TEST_CASE("every variant is complete, and its partition stores every C entry exa
       REQUIRE(v.launch != nullptr);
       REQUIRE(v.trace != nullptr);
       REQUIRE(v.owners != nullptr);
-      REQUIRE(v.pictures != nullptr);
       CHECK(v.threads > 0);
       CHECK(v.tile_m > 0);
       CHECK(v.tile_n > 0);
@@ -147,4 +150,30 @@ TEST_CASE("every variant prints its partitions for its defaults and for an edge 
       CHECK(edge.str().find("CTA (" + std::to_string(gx - 1) + "," + std::to_string(gy - 1) + ")") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("every variant draws its pictures: the generic ones, its own, and the C-tile page", "[steps]") {
+  namespace fs = std::filesystem;
+  fs::path const root = fs::temp_directory_path() / ("tut_pictures_" + std::to_string(::getpid()));
+  for (auto const& r : tut::all_steps()) {
+    tut::Step const& s = *r.step;
+    for (tut::Variant const& v : s.variants) {
+      CAPTURE(s.name, v.name);
+      REQUIRE(v.pictures != nullptr);
+      tut::Options o;
+      o.problem = s.defaults;
+      o.variant = v.name;
+      o.svg_dir = (root / (s.name + "_" + v.name)).string();
+      o.html_file = o.svg_dir + "/page.html";
+      tut::make_dir(o.svg_dir);
+      v.pictures(o, tut::strides_of(s.convention, o.problem), s.name);
+      if (v.extra_svg) v.extra_svg(o, o.svg_dir);
+      for (char const* f : {"ownership.svg", "thread.svg", "grid.svg", "page.html"}) {
+        CAPTURE(f);
+        CHECK(fs::file_size(fs::path(o.svg_dir) / f) > 500);
+      }
+      if (v.extra_svg) CHECK(fs::exists(fs::path(o.svg_dir) / "banks_load.svg"));
+    }
+  }
+  fs::remove_all(root);
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <system_error>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "tut/status.hpp"
@@ -56,8 +57,12 @@ function pick(t) {
 }
 grid.addEventListener("mouseover", e => { if (e.target.dataset.i) info.textContent = describe(+e.target.dataset.i); });
 grid.addEventListener("click", e => { if (e.target.dataset.i) pick(D.owner[2 * +e.target.dataset.i]); });
-const h = /^#thread=(\d+)$/.exec(location.hash);
-pick(h ? +h[1] : D.traced);
+function pick_from_hash() {
+  const h = /^#thread=(\d+)$/.exec(location.hash);
+  pick(h ? +h[1] : D.traced);
+}
+window.addEventListener("hashchange", pick_from_hash);
+pick_from_hash();
 )JS";
 
 }  // namespace
@@ -103,14 +108,20 @@ std::string html_page(CTilePage const& p) {
 }
 
 void printf_to_file(std::string const& path, void (*draw)()) {
+  // Point file descriptor 1 at the file for the duration of draw(), then put the terminal back.
   std::fflush(stdout);
-  int const saved = dup(fileno(stdout));
-  if (saved < 0 || std::freopen(path.c_str(), "w", stdout) == nullptr) throw UsageError("cannot write " + path);
+  int const saved = dup(STDOUT_FILENO);
+  int const fd = saved < 0 ? -1 : ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    if (saved >= 0) close(saved);
+    throw UsageError("cannot write " + path);
+  }
+  dup2(fd, STDOUT_FILENO);
+  close(fd);
   draw();
   std::fflush(stdout);
-  dup2(saved, fileno(stdout));
+  dup2(saved, STDOUT_FILENO);
   close(saved);
-  std::clearerr(stdout);
 }
 
 void make_dir(std::string const& dir) {
@@ -120,6 +131,7 @@ void make_dir(std::string const& dir) {
 }
 
 void make_parent_dir(std::string const& file) {
+  if (std::filesystem::is_directory(file)) throw UsageError(file + " is a directory, not a file to write");
   auto const parent = std::filesystem::path(file).parent_path();
   if (!parent.empty()) make_dir(parent.string());
 }

@@ -217,23 +217,33 @@ std::string tv_grid(Cells const& c, int run, std::string const& title, char row_
 
 std::string grid_map(std::int64_t M, std::int64_t N, int blk_m, int blk_n, std::int64_t bx, std::int64_t by) {
   std::int64_t const gx = (M + blk_m - 1) / blk_m, gy = (N + blk_n - 1) / blk_n;
-  int const rows = int(std::min<std::int64_t>(gx, 64)), cols = int(std::min<std::int64_t>(gy, 64));
+  // At most 64x64 cells: beyond that one cell stands for a group of CTAs, as the text map groups them.
+  constexpr std::int64_t kMaxCells = 64;
+  std::int64_t const per_x = (gx + kMaxCells - 1) / kMaxCells, per_y = (gy + kMaxCells - 1) / kMaxCells;
+  int const rows = int((gx + per_x - 1) / per_x), cols = int((gy + per_y - 1) / per_y);
   double const cell = std::max(6.0, std::min(40.0, 480.0 / std::max(rows, cols)));
   double const left = 48, top = 56;
-  Doc d(std::max(left + cols * cell + 24, 420.0), top + rows * cell + 40);
-  d.text(left, 18, "The grid: " + std::to_string(gx) + "x" + std::to_string(gy) + " CTAs of " + std::to_string(blk_m) +
-                       "x" + std::to_string(blk_n) + " for C " + std::to_string(M) + "x" + std::to_string(N),
-         13);
-  d.text(left, 34, "blue whole, orange cut by M, green cut by N, red both; traced CTA outlined", 10, "start", "#555");
+  std::string const title = "The grid: " + std::to_string(gx) + "x" + std::to_string(gy) + " CTAs of " +
+                            std::to_string(blk_m) + "x" + std::to_string(blk_n) + " for C " + std::to_string(M) + "x" +
+                            std::to_string(N);
+  std::string const note = "blue whole, orange cut by M, green cut by N, red both; traced CTA outlined" +
+                           (per_x * per_y > 1 ? "; one cell per " + std::to_string(per_x) + "x" + std::to_string(per_y) +
+                                                    " CTAs"
+                                              : std::string());
+  Doc d(std::max({left + cols * cell + 24, left + text_width(title, 13) + 16, left + text_width(note, 10) + 16}),
+        top + rows * cell + 40);
+  d.text(left, 18, title, 13);
+  d.text(left, 34, note, 10, "start", "#555");
+  bool const ragged_m = M % blk_m != 0, ragged_n = N % blk_n != 0;
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
-      bool const cut_m = (r + 1) * std::int64_t(blk_m) > M, cut_n = (c + 1) * std::int64_t(blk_n) > N;
+      bool const cut_m = ragged_m && r == rows - 1, cut_n = ragged_n && c == cols - 1;  // the last group holds the cut CTAs
       std::string const fill = cut_m && cut_n ? "#e57373" : cut_m ? "#ffb74d" : cut_n ? "#81c784" : "#64b5f6";
       d.rect(left + c * cell, top + r * cell, cell, cell, fill, "white", 1,
-             "CTA (" + std::to_string(r) + "," + std::to_string(c) + "): rows " + std::to_string(r * std::int64_t(blk_m)) +
-                 ".., cols " + std::to_string(c * std::int64_t(blk_n)) + "..");
+             "CTAs (" + std::to_string(r * per_x) + ".., " + std::to_string(c * per_y) + "..): rows " +
+                 std::to_string(r * per_x * blk_m) + ".., cols " + std::to_string(c * per_y * blk_n) + "..");
     }
-  if (bx < rows && by < cols) d.rect(left + double(by) * cell, top + double(bx) * cell, cell, cell, "none", "black", 2.5);
+  d.rect(left + double(by / per_y) * cell, top + double(bx / per_x) * cell, cell, cell, "none", "black", 2.5);
   d.text(left + cols * cell / 2, top + rows * cell + 24, "blockIdx.y (N) ->", 11, "middle");
   d.text(8, top - 8, "blockIdx.x (M)", 10, "start");
   return d.str();

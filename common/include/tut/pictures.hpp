@@ -46,7 +46,8 @@ void printf_to_file(std::string const& path, void (*draw)());
 
 /// \brief Create directory \p dir (and its parents) if missing; throws UsageError if it cannot.
 void make_dir(std::string const& dir);
-/// \brief Create the directory \p file lies in, if missing; throws UsageError if it cannot.
+/// \brief Create the directory \p file lies in, if missing; throws UsageError if it cannot, or if \p file
+/// is itself a directory.
 void make_parent_dir(std::string const& file);
 
 namespace detail {
