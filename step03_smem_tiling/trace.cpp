@@ -58,24 +58,10 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
   tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
   tut::print_cta_tiles(os, t, o);
-  os << "  shared memory: one k-tile of A and of B (config.hpp, static), in one SharedStorage\n";
-  print_item(os, "sA", plain(sA.layout()), "(BLK_M,BLK_K): (m,k) -> smem_idx, M-major");
-  print_item(os, "sB", plain(sB.layout()), "(BLK_N,BLK_K): (n,k) -> smem_idx, N-major");
-  print_item(os, "smem", str(Cfg::kSmemBytes) + " bytes per CTA",
-             "sizeof(SharedStorage) = sA " + str(size(sA) * int(sizeof(Element))) + " + sB " +
-                 str(size(sB) * int(sizeof(Element))));
-
+  tut::print_smem_and_copy(os, t, sA, sB, "M-major", "N-major", Cfg::kSmemBytes, copy_a, copy_b, T,
+                           "share of each k-tile, gmem -> smem", false);
   auto thr_copy_a = copy_a.get_slice(T);
   auto thr_copy_b = copy_b.get_slice(T);
-  os << "\n  thr_copy_a = copy_a.get_slice(" << T << "): thread " << T << "'s share of each k-tile, gmem -> smem\n";
-  print_item(os, "tAgA", plain(thr_copy_a.partition_S(t.gA).layout()), "(CPY,CPY_M,CPY_K,k) = partition_S(gA)");
-  print_item(os, "tAsA", plain(thr_copy_a.partition_D(sA).layout()), "(CPY,CPY_M,CPY_K) = partition_D(sA)");
-  print_item(os, "", tut::elements(thr_copy_a.partition_D(csA), "sA m", "k"), "of every k-tile");
-  print_item(os, "", tut::elements(thr_copy_a.partition_S(t.cA(_, _, 0)), "A m", "k"), "in k-tile 0");
-  print_item(os, "tBgB", plain(thr_copy_b.partition_S(t.gB).layout()), "(CPY,CPY_N,CPY_K,k) = partition_S(gB)");
-  print_item(os, "tBsB", plain(thr_copy_b.partition_D(sB).layout()), "(CPY,CPY_N,CPY_K) = partition_D(sB)");
-  print_item(os, "", tut::elements(thr_copy_b.partition_D(csB), "sB n", "k"), "of every k-tile");
-  print_item(os, "", tut::elements(thr_copy_b.partition_S(t.cB(_, _, 0)), "B n", "k"), "in k-tile 0");
 
   ThrMMA thr_mma = mma.get_slice(T);
   Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
