@@ -122,41 +122,60 @@ void print_cta_tiles(std::ostream& os, Tiles const& t, Options const& o) {
   os << "  " << cta_name(o) << " covers rows " << rows << " and cols " << cols << " of C\n";
 }
 
+/// \brief Thread \p T's share of copying each k-tile from gmem into smem: tAgA, tAsA, tBgB and tBsB, with the
+/// elements they address. \p sA and \p sB are the kernel's smem tensors: one k-tile (BLK_MN,BLK_K), or a
+/// ring of them (BLK_MN,BLK_K,STAGES), whose stage 0 then stands for every stage. \p copy_words says what
+/// the share is; with \p smem_idx, also where tAsA's elements go (then sA must point at memory, as a
+/// HostSmem's).
+template <class Tiles, class SA, class SB, class CopyA, class CopyB>
+void print_copy_partition(std::ostream& os, Tiles const& t, SA const& sA, SB const& sB, CopyA const& copy_a,
+                          CopyB const& copy_b, int T, std::string const& copy_words, bool smem_idx) {
+  using namespace cute;
+  constexpr bool ring = decltype(rank(sA))::value == 3;
+  static_assert(ring || decltype(rank(sA))::value == 2, "one k-tile, or a ring of stages");
+  auto stage0 = [](auto const& s) {
+    if constexpr (ring) return s(_, _, 0);
+    else return s;
+  };
+  std::string const modes = ring ? ",STAGES) = partition_D(s" : ") = partition_D(s";
+  std::string const every = ring ? "of every k-tile, in every stage" : "of every k-tile";
+  // product_each: a tiled smem layout's modes may be nested ((8,16),64); its coordinates should not be.
+  Tensor csA = make_identity_tensor(product_each(shape(stage0(sA))));  // (BLK_M,BLK_K) -> (m,k) in the tile
+  Tensor csB = make_identity_tensor(product_each(shape(stage0(sB))));  // (BLK_N,BLK_K) -> (n,k) in the tile
+  auto thr_copy_a = copy_a.get_slice(T);
+  auto thr_copy_b = copy_b.get_slice(T);
+  os << "\n  thr_copy_a = copy_a.get_slice(" << T << "): thread " << T << "'s " << copy_words << "\n";
+  print_item(os, "tAgA", plain(thr_copy_a.partition_S(t.gA).layout()), "(CPY,CPY_M,CPY_K,k) = partition_S(gA)");
+  print_item(os, "tAsA", plain(thr_copy_a.partition_D(sA).layout()), "(CPY,CPY_M,CPY_K" + modes + "A)");
+  print_item(os, "", elements(thr_copy_a.partition_D(csA), "sA m", "k"), every);
+  if (smem_idx) {
+    Tensor tAsA = thr_copy_a.partition_D(stage0(sA));
+    std::vector<std::int64_t> idx;
+    for (int i = 0; i < int(size(tAsA)); ++i) idx.push_back(&tAsA(i) - raw_pointer_cast(sA.data()));
+    print_item(os, "", "smem_idx " + ranges_compact(idx), ring ? "where they go in stage 0" : "where they go");
+  }
+  print_item(os, "", elements(thr_copy_a.partition_S(t.cA(_, _, 0)), "A m", "k"), "in k-tile 0");
+  print_item(os, "tBgB", plain(thr_copy_b.partition_S(t.gB).layout()), "(CPY,CPY_N,CPY_K,k) = partition_S(gB)");
+  print_item(os, "tBsB", plain(thr_copy_b.partition_D(sB).layout()), "(CPY,CPY_N,CPY_K" + modes + "B)");
+  print_item(os, "", elements(thr_copy_b.partition_D(csB), "sB n", "k"), every);
+  print_item(os, "", elements(thr_copy_b.partition_S(t.cB(_, _, 0)), "B n", "k"), "in k-tile 0");
+}
+
 /// \brief The smem tiles of one k-tile (layouts and bytes), then thread \p T's share of copying each k-tile
-/// from gmem into them: tAgA, tAsA, tBgB and tBsB, with the elements they address. \p sA and \p sB are the
-/// kernel's smem tensors, laid out as \p major_a and \p major_b say in words; \p copy_words says what the
-/// share is; with \p smem_idx, also where tAsA's elements go (then sA must point at memory, as a HostSmem's).
+/// from gmem into them (print_copy_partition). \p sA and \p sB are the kernel's smem tensors, laid out as
+/// \p major_a and \p major_b say in words.
 template <class Tiles, class SA, class SB, class CopyA, class CopyB>
 void print_smem_and_copy(std::ostream& os, Tiles const& t, SA const& sA, SB const& sB, std::string const& major_a,
                          std::string const& major_b, int smem_bytes, CopyA const& copy_a, CopyB const& copy_b, int T,
                          std::string const& copy_words, bool smem_idx) {
   using namespace cute;
   int const elem = int(sizeof(typename SA::value_type));
-  Tensor csA = make_identity_tensor(shape(sA));  // (BLK_M,BLK_K) -> (m,k) in the tile
-  Tensor csB = make_identity_tensor(shape(sB));  // (BLK_N,BLK_K) -> (n,k) in the tile
   os << "  shared memory: one k-tile of A and of B (config.hpp, static), in one SharedStorage\n";
   print_item(os, "sA", plain(sA.layout()), "(BLK_M,BLK_K): (m,k) -> smem_idx, " + major_a);
   print_item(os, "sB", plain(sB.layout()), "(BLK_N,BLK_K): (n,k) -> smem_idx, " + major_b);
   print_item(os, "smem", str(smem_bytes) + " bytes per CTA",
              "sizeof(SharedStorage) = sA " + str(size(sA) * elem) + " + sB " + str(size(sB) * elem));
-
-  auto thr_copy_a = copy_a.get_slice(T);
-  auto thr_copy_b = copy_b.get_slice(T);
-  os << "\n  thr_copy_a = copy_a.get_slice(" << T << "): thread " << T << "'s " << copy_words << "\n";
-  print_item(os, "tAgA", plain(thr_copy_a.partition_S(t.gA).layout()), "(CPY,CPY_M,CPY_K,k) = partition_S(gA)");
-  print_item(os, "tAsA", plain(thr_copy_a.partition_D(sA).layout()), "(CPY,CPY_M,CPY_K) = partition_D(sA)");
-  print_item(os, "", elements(thr_copy_a.partition_D(csA), "sA m", "k"), "of every k-tile");
-  if (smem_idx) {
-    Tensor tAsA = thr_copy_a.partition_D(sA);
-    std::vector<std::int64_t> idx;
-    for (int i = 0; i < int(size(tAsA)); ++i) idx.push_back(&tAsA(i) - raw_pointer_cast(sA.data()));
-    print_item(os, "", "smem_idx " + ranges_compact(idx), "where they go");
-  }
-  print_item(os, "", elements(thr_copy_a.partition_S(t.cA(_, _, 0)), "A m", "k"), "in k-tile 0");
-  print_item(os, "tBgB", plain(thr_copy_b.partition_S(t.gB).layout()), "(CPY,CPY_N,CPY_K,k) = partition_S(gB)");
-  print_item(os, "tBsB", plain(thr_copy_b.partition_D(sB).layout()), "(CPY,CPY_N,CPY_K) = partition_D(sB)");
-  print_item(os, "", elements(thr_copy_b.partition_D(csB), "sB n", "k"), "of every k-tile");
-  print_item(os, "", elements(thr_copy_b.partition_S(t.cB(_, _, 0)), "B n", "k"), "in k-tile 0");
+  print_copy_partition(os, t, sA, sB, copy_a, copy_b, T, copy_words, smem_idx);
 }
 
 /// \brief Thread T's ownership of the CTA's C tile: one cell per 4×4 elements ('#' owned, '.' not).
