@@ -40,7 +40,7 @@ if [[ "$parts" == *" sanitizers "* ]]; then
   while read -r step sizes _input _cc; do
     case "$sizes" in
       ANY) shapes=("--m 259 --n 131 --k 37" "--m 132 --n 260 --k 36");;
-      ANY_MN) shapes=("--m 259 --n 131 --k 40" "--m 132 --n 260 --k 24");;
+      ANY_MN) shapes=("--m 259 --n 131 --k 200" "--m 132 --n 260 --k 168");;  # several k-tiles: the pipeline runs
       *) shapes=("");;
     esac
     for shape in "${shapes[@]}"; do
