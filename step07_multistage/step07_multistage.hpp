@@ -1,0 +1,21 @@
+/// \file step07_multistage/step07_multistage.hpp
+/// \brief Step 07's entry points, for its main(), the tests and the benchmark.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "tut/harness.hpp"
+
+/// \brief Step 07: step 06's GEMM with a multistage cp.async pipeline, ldmatrix, k-blocks double-buffered
+/// in registers, and an epilogue of 128-bit stores through smem.
+namespace step07 {
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. K must be a multiple
+/// of 8 and A and B 16-byte aligned; otherwise it throws tut::UsageError.
+template <class Cfg>
+void launch(tut::GemmArgs const& args, cudaStream_t stream);
+
+/// \brief The step, as the harness drives it.
+tut::Step const& step();
+
+}  // namespace step07
