@@ -149,7 +149,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   //! [prologue]
   // ---- Prologue: fill all stages but one -------------------------------------------------------------
   // TUTORIAL: for s in 0 .. STAGES-2: cp.async k-tile s -> stage s; close the copies into group s.
-  // A group is committed even when there is no k-tile left to copy (K < (STAGES-1)·BLK_K): the waits
+  // A group is committed even when there is no k-tile left to copy (fewer than STAGES-1 k-tiles): the waits
   // below count groups, so every iteration must commit exactly one.
   auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
   constexpr int STAGES = size<2>(SmemLayoutA{});
@@ -196,7 +196,8 @@ void gemm_kernel(CtaTiler cta_tiler,
         pipe.advance_read();
       }
       // smem -> registers, one k-block ahead: k_block+1's fragments go to the other register buffer.
-      // (In the last k-tile this loads k-block 0 of a stage no k-tile fills: never used by any mma.)
+      // (In the last k-tile this loads k-block 0 of the stage after it, which holds no k-tile still to
+      // come: no mma.sync reads those registers.)
       int const k_block_next = (k_block + 1) % K_BLOCK_MAX;  // 0: the next k-tile's first (read moved on)
       copy(s2r_copy_a, tXsA(_,_,k_block_next,pipe.read), tXrA(_,_,(k_block + 1) % 2));
       copy(s2r_copy_b, tXsB(_,_,k_block_next,pipe.read), tXrB(_,_,(k_block + 1) % 2));
