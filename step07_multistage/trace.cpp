@@ -1,6 +1,7 @@
 // Step 07's printout: the CTA tiler and grid, the smem ring, one thread's cp.async, ldmatrix, math and
 // epilogue partitions, and what is new: smem bytes per stage, the pipeline's stage timeline, ldmatrix's
 // lane -> row-address map, the k-blocks double-buffered in registers, and the epilogue through smem.
+#include <algorithm>
 #include <cstdint>
 #include <ostream>
 #include <set>

@@ -53,12 +53,6 @@ struct PB {
   auto operator()(Thr const& thr, T const& t) const { return thr.partition_B(t); }
 };
 
-// Byte offset of an smem element from the start of the host smem.
-template <class Cfg, class T>
-std::int64_t byte_of(step07::HostSmem<Cfg> const& smem, T const* p) {
-  return smem.offset(p);
-}
-
 }  // namespace
 
 TEST_CASE("the staged smem: each stage a swizzled bijection of its own bytes, 16-byte chunks whole", "[step07]") {
@@ -109,7 +103,7 @@ TEST_CASE("the cp.async partition covers every stage once, in 16-byte chunks on 
         Tensor d = group_modes<1, 4>(tXs);
         for (int j = 0; j < int(size<1>(c)); ++j) {
           REQUIRE(get<1>(c(0, j)) % 8 == 0);
-          REQUIRE(byte_of(smem, &d(0, j)) % 16 == 0);
+          REQUIRE(smem.offset(&d(0, j)) % 16 == 0);
           for (int e = 1; e < 8; ++e) {
             REQUIRE(get<0>(c(e, j)) == get<0>(c(0, j)));
             REQUIRE(get<1>(c(e, j)) == get<1>(c(0, j)) + e);
@@ -160,7 +154,7 @@ TEST_CASE("ldmatrix: each lane names one 16-byte row, and fills exactly the MMA'
               reg.push_back({int(get<0>(tXrc(e, i))), int(get<1>(tXrc(e, i)))});
               REQUIRE(&tXs(e, i) == &tXs(0, i) + e);  // 16 contiguous bytes of smem
             }
-            REQUIRE(byte_of(smem, &tXs(0, i)) % 16 == 0);
+            REQUIRE(smem.offset(&tXs(0, i)) % 16 == 0);
             for (int e = 1; e < 8; ++e) {
               REQUIRE(row[e].first == row[0].first);       // one row of the tile
               REQUIRE(row[e].second == row[0].second + e);  // 8 consecutive k
@@ -195,10 +189,9 @@ TEST_CASE("ldmatrix is conflict-free: each phase of 8 lanes covers the 8 16-byte
     INFO(name_of<Cfg>());
     step07::HostSmem<Cfg> smem;
     for (bool a : {true, false}) {
-      int const instrs = a ? int(size<1>(typename Cfg::S2RCopyA{}.get_slice(0).partition_S(smem.sA())) *
-                                 size<2>(typename Cfg::S2RCopyA{}.get_slice(0).partition_S(smem.sA())))
-                           : int(size<1>(typename Cfg::S2RCopyB{}.get_slice(0).partition_S(smem.sB())) *
-                                 size<2>(typename Cfg::S2RCopyB{}.get_slice(0).partition_S(smem.sB())));
+      auto per_stage = [](auto const& tXs) { return int(size<1>(tXs) * size<2>(tXs)); };  // CPY_MN x CPY_K
+      int const instrs = a ? per_stage(typename Cfg::S2RCopyA{}.get_slice(0).partition_S(smem.sA()))
+                           : per_stage(typename Cfg::S2RCopyB{}.get_slice(0).partition_S(smem.sB()));
       for (int stage = 0; stage < Cfg::kStages; ++stage)
         for (int warp = 0; warp < Cfg::kThreads / 32; ++warp)
           for (int i = 0; i < instrs; ++i) {
@@ -236,8 +229,8 @@ TEST_CASE("the epilogue: sC's accesses are conflict-free, and its copy partition
         Tensor tCsC = mma.get_slice(32 * warp + lane).partition_C(sC);  // (MMA,MMA_M,MMA_N)
         for (int i = 0; i < int(size(tCsC)); i += 2) {
           REQUIRE(&tCsC(i + 1) == &tCsC(i) + 1);  // v0, v1: two adjacent floats, through the swizzle
-          REQUIRE(byte_of(smem, &tCsC(i)) % 8 == 0);
-          bytes[std::size_t(lane)].push_back(byte_of(smem, &tCsC(i)));
+          REQUIRE(smem.offset(&tCsC(i)) % 8 == 0);
+          bytes[std::size_t(lane)].push_back(smem.offset(&tCsC(i)));
         }
       }
       for (std::size_t p = 0; p < bytes[0].size(); ++p)
@@ -254,11 +247,13 @@ TEST_CASE("the epilogue: sC's accesses are conflict-free, and its copy partition
     // per phase, so conflict-free too).
     typename Cfg::TiledCopyC copy_c;
     std::map<std::pair<int, int>, int> seen;
-    int const N = 1000;  // a row-major C with 16-byte rows... any N % 4 == 0 wider than the tile
+    int const N = 1000;  // a row-major C whose rows start 16-byte aligned (N % 4 == 0), wider than the tile
     std::vector<float> g(std::size_t(bm) * N);
     Tensor gC = make_tensor(make_gmem_ptr(g.data()), make_layout(make_shape(bm, bn), make_stride(N, Int<1>{})));
     for (int warp = 0; warp < Cfg::kThreads / 32; ++warp) {
-      std::vector<decltype(copy_c.get_slice(0).partition_S(csC))> lanes;
+      // Per lane and instruction j: the chunk's 16-byte bank group in sC, and its (m, first n).
+      std::vector<std::vector<std::int64_t>> group(32);
+      std::vector<std::vector<std::pair<int, int>>> first(32);
       for (int lane = 0; lane < 32; ++lane) {
         auto thr = copy_c.get_slice(32 * warp + lane);
         Tensor c = group_modes<1, 3>(thr.partition_S(csC));  // (CPY,chunk) -> (m,n)
@@ -266,7 +261,7 @@ TEST_CASE("the epilogue: sC's accesses are conflict-free, and its copy partition
         Tensor d = group_modes<1, 3>(thr.partition_D(gC));   // (CPY,chunk) -> gmem
         REQUIRE(int(size<0>(c)) == 4);
         for (int j = 0; j < int(size<1>(c)); ++j) {
-          REQUIRE(byte_of(smem, &s(0, j)) % 16 == 0);
+          REQUIRE(smem.offset(&s(0, j)) % 16 == 0);
           REQUIRE((&d(0, j) - g.data()) % 4 == 0);
           for (int e = 0; e < 4; ++e) {
             ++seen[{int(get<0>(c(e, j))), int(get<1>(c(e, j)))}];
@@ -275,28 +270,26 @@ TEST_CASE("the epilogue: sC's accesses are conflict-free, and its copy partition
             REQUIRE(&s(e, j) == &s(0, j) + e);
             REQUIRE(&d(e, j) == &d(0, j) + e);
           }
+          group[std::size_t(lane)].push_back(smem.offset(&s(0, j)) / 16 % 8);
+          first[std::size_t(lane)].push_back({int(get<0>(c(0, j))), int(get<1>(c(0, j)))});
         }
-        // Phase p of instruction j: lanes 8p..8p+7 read 8 chunks that fill one 128-byte bank row.
-        if (lane % 8 == 7)
-          for (int j = 0; j < int(size<1>(c)); ++j) {
-            std::set<std::int64_t> groups;
-            for (int l = lane - 7; l <= lane; ++l) {
-              auto thr_l = copy_c.get_slice(32 * warp + l);
-              Tensor s_l = group_modes<1, 3>(thr_l.partition_S(sC));
-              groups.insert(byte_of(smem, &s_l(0, j)) / 16 % 8);
-            }
-            REQUIRE(groups.size() == 8);
-          }
       }
-      // A warp's instruction j: 32 chunks, whole rows of gC (bn/4 lanes a row), contiguous in each row.
-      for (int j = 0; j < int(size<1>(group_modes<1, 3>(copy_c.get_slice(0).partition_S(csC)))); ++j) {
+      for (std::size_t j = 0; j < group[0].size(); ++j) {
+        CAPTURE(warp, j);
+        // The 128-bit loads: phase p (lanes 8p..8p+7) reads 8 chunks covering the 8 bank groups.
+        for (int phase = 0; phase < 4; ++phase) {
+          std::set<std::int64_t> groups;
+          for (int l = 8 * phase; l < 8 * phase + 8; ++l) groups.insert(group[std::size_t(l)][j]);
+          REQUIRE(groups.size() == 8);
+        }
+        // The stores: 32 chunks, whole rows of gC (bn/4 lanes a row), contiguous in each row.
         std::map<int, std::set<int>> cols_of_row;
         for (int lane = 0; lane < 32; ++lane) {
-          Tensor c = group_modes<1, 3>(copy_c.get_slice(32 * warp + lane).partition_S(csC));
-          for (int e = 0; e < 4; ++e) cols_of_row[int(get<0>(c(e, j)))].insert(int(get<1>(c(e, j))));
+          auto const [m, n] = first[std::size_t(lane)][j];
+          for (int e = 0; e < 4; ++e) cols_of_row[m].insert(n + e);
         }
         for (auto const& [row, cols] : cols_of_row) {
-          CAPTURE(warp, j, row);
+          CAPTURE(row);
           REQUIRE(int(cols.size()) == std::min(bn, 128));  // 32 lanes x 4 floats: whole rows, or 128 of one
           REQUIRE(*cols.rbegin() - *cols.begin() + 1 == int(cols.size()));  // contiguous
         }
