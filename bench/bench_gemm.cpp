@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
     std::map<std::string, std::shared_ptr<Operands>> operands;
     for (auto const& r : tut::all_steps()) {
       tut::Step const& s = *r.step;
-      if (dev.cc() < s.min_cc || !tut::unsupported(s, p).empty()) continue;
+      if (!tut::unsupported_gpu(s, dev.cc()).empty() || !tut::unsupported(s, p).empty()) continue;
       std::string const key = kind_of(s.in_type, s.convention);
       auto& o = operands[key];
       if (!o) {

@@ -1,4 +1,5 @@
-# add_tutorial_step(<dir> SIZES ANY|ANY_MN|TILE_MULTIPLES INPUT f32|f16 MIN_CC <cc> [GOLDENS "<suffix> <args>" ...])
+# add_tutorial_step(<dir> SIZES ANY|ANY_MN|TILE_MULTIPLES INPUT f32|f16 MIN_CC <cc> [ARCH <archs>]
+#                   [GOLDENS "<suffix> <args>" ...])
 #
 # Registers one step: the one call per step, in the top CMakeLists.txt. A step folder holds:
 #   config.hpp   the step's one source of truth (problem layouts, CTA tiler, TiledMMA, ...)
@@ -16,9 +17,11 @@
 #            (Step::multiple_of.k); TILE_MULTIPLES: M, N, K multiples of the CTA tile
 #   INPUT    the type of A and B
 #   MIN_CC   the oldest compute capability the kernel runs on (0: any)
+#   ARCH     the CUDA architectures the step's kernels are built for, when not CMAKE_CUDA_ARCHITECTURES
+#            (step08: 90a-real, since wgmma and setmaxnreg exist only in sm_90a code)
 #   GOLDENS  extra golden printouts besides the default one: a file suffix, then the flags
 function(add_tutorial_step dir)
-  cmake_parse_arguments(PARSE_ARGV 1 S "" "SIZES;INPUT;MIN_CC" "GOLDENS")
+  cmake_parse_arguments(PARSE_ARGV 1 S "" "SIZES;INPUT;MIN_CC;ARCH" "GOLDENS")
   if(NOT S_SIZES MATCHES "^(ANY|ANY_MN|TILE_MULTIPLES)$" OR NOT S_INPUT MATCHES "^(f32|f16)$" OR
      NOT S_MIN_CC MATCHES "^[0-9]+$")
     message(FATAL_ERROR "add_tutorial_step(${dir}): needs SIZES ANY|ANY_MN|TILE_MULTIPLES, INPUT f32|f16 and MIN_CC <cc>")
@@ -32,6 +35,9 @@ function(add_tutorial_step dir)
     ${PROJECT_SOURCE_DIR}/${dir}/trace.cpp)
   target_include_directories(${dir}_lib PUBLIC ${PROJECT_SOURCE_DIR}/${dir})
   target_link_libraries(${dir}_lib PUBLIC tut::common tut::cute)
+  if(S_ARCH)
+    set_target_properties(${dir}_lib PROPERTIES CUDA_ARCHITECTURES "${S_ARCH}")
+  endif()
   add_executable(${dir} ${PROJECT_SOURCE_DIR}/${dir}/main.cpp)
   target_link_libraries(${dir} PRIVATE ${dir}_lib)
   set_target_properties(${dir} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)

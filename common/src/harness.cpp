@@ -43,6 +43,13 @@ std::string unsupported(Step const& s, Problem const& p) {
   return why;
 }
 
+std::string unsupported_gpu(Step const& s, int cc) {
+  if (cc < s.min_cc) return "this step needs sm_" + std::to_string(s.min_cc) + " or newer";
+  if (s.max_cc != 0 && cc > s.max_cc)
+    return "this step runs on sm_" + std::to_string(s.max_cc) + " only" + (s.arch_why.empty() ? "" : ": " + s.arch_why);
+  return "";
+}
+
 Variant const& find_variant(Step const& s, std::string const& name) {
   if (name.empty()) return s.variants.front();
   std::string names;
@@ -300,9 +307,8 @@ int run_step(int argc, char** argv, Step const& s) {
       return kExitCudaError;
     }
     if (!dev.usable) return no_gpu(dev.why);
-    if (dev.cc() < s.min_cc)
-      return no_gpu(dev.name + " is sm_" + std::to_string(dev.cc()) + "; this step needs sm_" +
-                    std::to_string(s.min_cc) + " or newer");
+    if (std::string why = unsupported_gpu(s, dev.cc()); !why.empty()) return no_gpu(dev.name + " is sm_" +
+                                                                                 std::to_string(dev.cc()) + "; " + why);
     return o.owners ? run_owner_check(os, s, v, o, dev) : run_on_gpu(os, s, v, o, dev);
   } catch (UsageError const& e) {
     os.flush();

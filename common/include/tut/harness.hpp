@@ -65,6 +65,8 @@ struct Step {
   std::string title;                   ///< one line for the banner and --help
   DType in_type = DType::f32;          ///< type of A and B
   int min_cc = 0;                      ///< oldest compute capability the kernel runs on, e.g. 80
+  int max_cc = 0;                      ///< newest compute capability the kernel runs on (0: any newer one)
+  std::string arch_why;                ///< when max_cc is set: why, for the message
   Problem defaults;                    ///< default problem size
   Convention convention{};             ///< how A, B and C are laid out: the reference reads them this way
   /// \brief The strides the step's own layout functions give for \p p; the tests check that they are the
@@ -95,6 +97,9 @@ void check_device_memory(Step const& s, Problem const& p, DeviceInfo const& dev)
 /// \brief True when the environment sets TUT_REQUIRE_GPU to anything but "" or "0": then a run that
 /// finds no usable GPU is an error (exit 3), not a skip (exit 77).
 bool require_gpu();
+
+/// \brief "" if \p s runs on a GPU of compute capability \p cc (major·10 + minor), else one line saying why not.
+std::string unsupported_gpu(Step const& s, int cc);
 
 /// \brief The whole program of a step binary. Returns the process exit code (see ExitCode).
 int run_step(int argc, char** argv, Step const& s);

@@ -153,8 +153,11 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
                                  step + ": the copy partition of A (partition_D)", 'm', 'k'));
   }
   // CuTe's own picture of a tensor-core TiledMMA: A, B and C as T#V# (for scalar FMAs it says nothing
-  // the ownership map does not).
-  if constexpr (decltype(size<0>(typename TiledMma::Atom::LayoutC_TV{}))::value > 1)
+  // the ownership map does not). Not for an atom that reads A from smem (wgmma): its A layout gives
+  // every thread the whole tile (thread stride 0), and the picture would list all of them in every cell.
+  using AtomA = typename TiledMma::Atom::LayoutA_TV;
+  if constexpr (decltype(size<0>(typename TiledMma::Atom::LayoutC_TV{}))::value > 1 &&
+                !is_constant<0, decltype(stride<0>(AtomA{}))>::value)
     printf_to_file(dir + "mma.svg", &detail::print_mma_svg<TiledMma>);
 }
 

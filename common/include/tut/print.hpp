@@ -2,6 +2,7 @@
 /// \brief Printing layouts, partitions and pictures of who owns what.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <iosfwd>
 #include <sstream>
@@ -37,6 +38,13 @@ void write_plain(std::ostream& os, T const& x) {
       write_plain(os, e);
     });
     os << ')';
+  } else if constexpr (cute::is_scaled_basis<T>::value) {
+    // A stride of a tensor of coordinates: `64@1` is 64 along coordinate 1 (CuTe's form, marks dropped).
+    std::ostringstream cute_form;
+    cute_form << x;
+    std::string str = cute_form.str();
+    str.erase(std::remove(str.begin(), str.end(), '_'), str.end());
+    os << str;
   } else if constexpr (cute::is_integral<T>::value) {
     os << static_cast<long long>(x);
   } else {
