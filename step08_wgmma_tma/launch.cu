@@ -1,0 +1,64 @@
+// Step 08's one CUDA translation unit: make the TMA descriptors, instantiate and launch the kernel.
+// Compiled for sm_90a only (wgmma and setmaxnreg exist nowhere else): see the top CMakeLists.txt.
+#include <cstdint>
+#include <string>
+
+#include "config.hpp"
+#include "kernel.cuh"
+#include "step08_wgmma_tma.hpp"
+#include "tut/cuda_check.hpp"
+#include "tut/status.hpp"
+
+namespace step08 {
+
+//! [launch]
+// One launch of the kernel built from Cfg. K must be a multiple of 8 and A, B 16-byte aligned (a TMA
+// descriptor's base address and row pitch must be): the harness and the benchmark only pass such problems
+// and cudaMalloc'd pointers, and a caller that does not gets an error instead of a failed descriptor.
+template <class Cfg>
+void launch(tut::GemmArgs const& args, cudaStream_t stream) {
+  int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
+  auto aligned = [](void const* p, int bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; };
+  if (K % kChunk != 0 || !aligned(args.A, 16) || !aligned(args.B, 16))
+    throw tut::UsageError("step08_wgmma_tma: TMA needs K a multiple of " + std::to_string(kChunk) +
+                          " and 16-byte aligned A and B (got K=" + std::to_string(K) + ")");
+  bool const vector_c = N % 2 == 0 && aligned(args.C, 8);  // 64-bit stores need 8-byte aligned rows
+  typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
+  typename Cfg::TiledMma mma;
+  typename Cfg::SmemLayoutA sA_layout;                      // (BLK_M,BLK_K,STAGES) -> smem_idx
+  typename Cfg::SmemLayoutB sB_layout;                      // (BLK_N,BLK_K,STAGES) -> smem_idx
+
+  // The TMA descriptors: A's (and B's) address, extents and strides, and the box one copy moves, which
+  // is one stage of the smem layout, swizzle included. make_tma_copy reads all of it off the two CuTe
+  // layouts (and encodes it with the driver's cuTensorMapEncodeTiled).
+  Tensor mA = make_tensor(make_gmem_ptr(static_cast<ElementAB const*>(args.A)), make_layout_A(M, K));  // (M,K)
+  Tensor mB = make_tensor(make_gmem_ptr(static_cast<ElementAB const*>(args.B)), make_layout_B(N, K));  // (N,K)
+  auto tma_a = make_tma_copy(SM90_TMA_LOAD{}, mA, sA_layout(_,_,0));  // box: (BLK_M,BLK_K)
+  auto tma_b = make_tma_copy(SM90_TMA_LOAD{}, mB, sB_layout(_,_,0));  // box: (BLK_N,BLK_K)
+
+  auto kernel = gemm_kernel<typename Cfg::CtaTiler,
+                            ElementAB, decltype(make_layout_A(M, K)), typename Cfg::SmemLayoutA, decltype(tma_a),
+                            ElementAB, decltype(make_layout_B(N, K)), typename Cfg::SmemLayoutB, decltype(tma_b),
+                            ElementC, decltype(make_layout_C(M, N)), typename Cfg::TiledMma,
+                            Cfg::kProducerRegs, Cfg::kConsumerRegs>;
+  // Above 48 KB, dynamic shared memory must be asked for, once per kernel.
+  static cudaError_t const smem_opt_in =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+  TUT_CUDA_CHECK(smem_opt_in);
+
+  dim3 block(Cfg::kThreads);                                // the consumer warpgroups, then the producer
+  dim3 grid(ceil_div(M, size<0>(cta_tiler)) *               // one CTA per BLK_M x BLK_N tile of C, 1-D:
+            ceil_div(N, size<1>(cta_tiler)));               // tile_of_cta orders them
+  kernel<<<grid, block, Cfg::kSmemBytes, stream>>>(         // dynamic smem: one Cfg::Smem
+      cta_tiler,
+      make_layout_A(M, K), sA_layout, tma_a,
+      make_layout_B(N, K), sB_layout, tma_b,
+      args.C, make_layout_C(M, N), vector_c,
+      mma, args.store, Cfg::kGroupM);
+}
+//! [launch]
+
+// The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.
+template void launch<Default>(tut::GemmArgs const&, cudaStream_t);
+
+}  // namespace step08

@@ -1,0 +1,21 @@
+/// \file step08_wgmma_tma/step08_wgmma_tma.hpp
+/// \brief Step 08's entry points, for its main(), the tests and the benchmark.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "tut/harness.hpp"
+
+/// \brief Step 08: step 07's GEMM the Hopper way: TMA loads into GMMA-swizzled smem, an mbarrier pipeline
+/// between a producer warpgroup and consumer warpgroups, and wgmma. sm_90a only.
+namespace step08 {
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. K must be a multiple
+/// of 8 and A and B 16-byte aligned; otherwise it throws tut::UsageError.
+template <class Cfg>
+void launch(tut::GemmArgs const& args, cudaStream_t stream);
+
+/// \brief The step, as the harness drives it.
+tut::Step const& step();
+
+}  // namespace step08

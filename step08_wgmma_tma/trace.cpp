@@ -1,0 +1,250 @@
+// Step 08's printout: the CTA tiler and grid, the warp roles, the GMMA smem atom and ring, the TMA boxes,
+// one thread's wgmma partition and accumulators, and what is new: the accumulators' TV layout, the
+// pipeline's barrier phases for the first k-tiles, and the epilogue's stores.
+#include <algorithm>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+#include "config.hpp"
+#include "model.hpp"
+#include "step08_wgmma_tma.hpp"
+#include "tut/mask.hpp"
+#include "tut/step.hpp"
+#include "tut/trace.hpp"
+
+namespace step08 {
+
+namespace {
+
+using tut::plain;
+using tut::print_item;
+using tut::str;
+
+// "128x256": the name of a configuration (--variant), its CTA tile.
+template <class Cfg>
+std::string name_of() {
+  typename Cfg::CtaTiler t;
+  return str(size<0>(t)) + "x" + str(size<1>(t));
+}
+
+// "rows 256..383 of A (128), of which 256..299 exist": what one TMA box of the traced CTA covers along M or N.
+std::string box_rows(int first, int rows, int extent) {
+  std::string s = str(first) + ".." + str(first + rows - 1);
+  if (first + rows <= extent) return s + ", all inside";
+  if (first >= extent) return s + ", all outside: zeros";
+  return s + ", of which " + str(first) + ".." + str(extent - 1) + " exist; " + str(first + rows - extent) +
+         " rows of zeros";
+}
+
+// The barrier phases of the first k-tiles, as the kernel's PipelineState counters go.
+template <class Cfg>
+void print_barriers(std::ostream& os, int k_tiles) {
+  constexpr int S = Cfg::kStages;
+  auto const schedule = barrier_schedule<S>(k_tiles);
+  int const shown = std::min<int>(k_tiles, 2 * S + 1);
+  os << "  The pipeline: " << S << " stages, two mbarriers each. full[s] completes a phase when the producer has\n"
+     << "  arrived (arrive.expect_tx, " << Cfg::kStageBytes << " bytes) and the TMA unit has delivered those bytes;"
+     << " empty[s]\n  when each of the " << Cfg::kConsumers << " consumer warpgroups has arrived."
+     << " wait(bar, p) returns once the phase of parity p\n  has completed; a fresh barrier counts its phase \"-1\""
+     << " (parity 1) as complete. " << k_tiles << " k-tile" << (k_tiles == 1 ? "" : "s") << " for this CTA:\n\n"
+     << "    k-tile  stage  producer: wait empty[s] for    then     consumers: wait full[s] for  then release\n";
+  for (int i = 0; i < shown; ++i) {
+    BarrierStep const& b = schedule[std::size_t(i)];
+    std::string const wait_empty =
+        "parity " + str(b.empty_parity) +
+        (b.lap == 0 ? " (passes: fresh)" : " (k-tile " + str(b.k_tile - S) + " read)");
+    std::string const released =
+        b.released_stage < 0 ? "-" : "empty[" + str(b.released_stage) + "] (k-tile " + str(b.released_k_tile) + ")";
+    std::string cells[] = {str(b.k_tile), str(b.stage), wait_empty, "TMA A,B", "parity " + str(b.full_parity),
+                           released};
+    int const widths[] = {8, 7, 30, 9, 29, 0};
+    os << "    ";
+    for (int c = 0; c < 6; ++c) {
+      os << cells[c];
+      if (widths[c] > 0) os << std::string(std::size_t(std::max<int>(1, widths[c] - int(cells[c].size()))), ' ');
+    }
+    os << '\n';
+  }
+  if (k_tiles > shown) os << "    ... (the same, round the ring; the parities flip every lap)\n";
+  os << "\n  The consumers release k-tile t-1's stage after issuing k-tile t's wgmmas and waiting for all but\n"
+     << "  that batch (warpgroup_wait<1>): the tensor cores always have one batch queued. The last stage is\n"
+     << "  never released: nothing waits for it.\n";
+}
+
+template <class Cfg>
+void trace_config(std::ostream& os, tut::Options const& o) {
+  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
+  int const T = int(o.thread);
+  constexpr int S = Cfg::kStages;
+  typename Cfg::CtaTiler cta_tiler;
+  typename Cfg::TiledMma mma;
+  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
+  int const wg_rows = bm / Cfg::kConsumers;
+
+  tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  int const tiles_m = ceil_div(M, bm), tiles_n = ceil_div(N, bn);
+  int cta = 0;  // the CTA (blockIdx.x) that computes the traced tile
+  while (tile_of_cta(cta, tiles_m, tiles_n, Cfg::kGroupM) != make_tuple(int(o.block_x), int(o.block_y))) ++cta;
+  print_item(os, "launch", "grid (" + str(tiles_m * tiles_n) + "), 1-D: CTA i computes tile tile_of_cta(i)",
+             "groups of " + str(Cfg::kGroupM) + " tile-rows, for L2");
+  print_item(os, "config", name_of<Cfg>(), "--variant");
+  print_item(os, "warpgroups",
+             str(Cfg::kConsumers) + " consumers (threads 0.." + str(Cfg::kMmaThreads - 1) + ") + 1 producer (threads " +
+                 str(Cfg::kMmaThreads) + ".." + str(Cfg::kThreads - 1) + ")",
+             "4 warps each");
+  print_item(os, "setmaxnreg",
+             "producer " + str(Cfg::kProducerRegs) + ", consumers " + str(Cfg::kConsumerRegs) + " registers per thread",
+             "from " + str(65536 / Cfg::kThreads) + " each at launch");
+  print_item(os, "stages", str(S), "k-tiles in the smem ring");
+  static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
+  print_item(os, "TiledMMA",
+             "SM90_64x" + str(bn) + "x16_F32F16F16_SS<K,K> x warpgroups " + plain(Shape<Int<Cfg::kConsumers>, _1, _1>{}),
+             "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
+  print_item(os, "TMA", "SM90_TMA_LOAD, make_tma_copy(op, mA, sA(_,_,0)) and the same for B",
+             "one box per operand and k-tile");
+  print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "a TMA row pitch is a multiple of 16 bytes");
+
+  auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
+                                                    make_layout_C(M, N), int(o.block_x), int(o.block_y));
+  Tensor sA = make_tensor(make_smem_ptr(static_cast<ElementAB*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K,STAGES)
+  Tensor sB = make_tensor(make_smem_ptr(static_cast<ElementAB*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K,STAGES)
+
+  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
+  os << "  Tile (" << o.block_x << "," << o.block_y << ") is computed by CTA blockIdx.x = " << cta << ".\n";
+  tut::print_cta_tiles(os, t, o);
+  os << "  The kernel tiles TMA tensors instead: tma_a.get_tma_tensor((M,K)) holds coordinates, not addresses\n";
+  print_item(os, "gA", plain(t.cA.layout()), "(BLK_M,BLK_K,k) -> (m,k): where each k-tile's box starts");
+  print_item(os, "gB", plain(t.cB.layout()), "(BLK_N,BLK_K,k) -> (n,k)");
+
+  os << "\n  shared memory: a ring of " << S << " k-tiles of A and of B, in GMMA's 128-byte swizzle atom\n";
+  print_item(os, "atom", plain(SmemAtomAB{}), "GMMA::Layout_K_SW128_Atom<half_t>: 8 rows x 64 halves, 1 KB");
+  os << "  Sw<3,4,3> acts on the byte address: 16-byte chunk c of 128-byte row r (of 8) is stored at chunk c ^ r.\n";
+  print_item(os, "sA", plain(typename Cfg::SmemLayoutA{}), "(BLK_M,BLK_K,STAGES) -> smem_idx, the atom tiled");
+  print_item(os, "sB", plain(typename Cfg::SmemLayoutB{}), "(BLK_N,BLK_K,STAGES) -> smem_idx");
+  print_item(os, "stage", str(Cfg::kStageBytes) + " bytes",
+             "a k-tile of A " + str(Cfg::kStageBytesA) + " + of B " + str(Cfg::kStageBytesB));
+  print_item(os, "smem", str(Cfg::kSmemBytes) + " bytes per CTA",
+             str(S) + " stages x " + str(Cfg::kStageBytes) + ", 2 x " + str(S) + " mbarriers, 1 KB alignment");
+
+  int const m0 = int(o.block_x) * bm, n0 = int(o.block_y) * bn;  // the tile's first row and col
+  os << "\n  TMA: one thread issues two copies per k-tile; each moves one box, gmem -> one stage of smem\n";
+  print_item(os, "box A", str(bk) + " x " + str(bm) + " halves (k x m), " + str(Cfg::kStageBytesA) + " bytes",
+             "= sA(_,_,stage): the box is the stage's layout");
+  print_item(os, "box B", str(bk) + " x " + str(bn) + " halves (k x n), " + str(Cfg::kStageBytesB) + " bytes",
+             "= sB(_,_,stage)");
+  print_item(os, "swizzle", "CU_TENSOR_MAP_SWIZZLE_128B",
+             "the TMA unit writes the atom's Sw<3,4,3> as it stores");
+  print_item(os, "A rows", box_rows(m0, bm, M), "this CTA's boxes of A");
+  print_item(os, "B rows", box_rows(n0, bn, N), "this CTA's boxes of B");
+  print_item(os, "tAgA", "(TMA,1,1,k): (" + str(bm * bk) + ",1,1," + str(size<2>(t.gA)) + ")",
+             "partition_S(gA): the whole k-tile is one copy");
+  print_item(os, "tAsA", "(TMA,1,1,STAGES): (" + str(bm * bk) + ",1,1," + str(S) + ")", "partition_D(sA)");
+
+  ThrMMA thr_mma = mma.get_slice(T);
+  int const wg = T / kWarpgroupThreads;
+  Tensor tCsA = thr_mma.partition_A(sA);                // (MMA,MMA_M,MMA_K,STAGES)
+  Tensor tCsB = thr_mma.partition_B(sB);                // (MMA,MMA_N,MMA_K,STAGES)
+  Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
+  Tensor csA = make_identity_tensor(make_shape(bm, bk));  // (BLK_M,BLK_K) -> (m,k)
+  Tensor csB = make_identity_tensor(make_shape(bn, bk));  // (BLK_N,BLK_K) -> (n,k)
+  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % kWarpgroupThreads << " of consumer warpgroup " << wg
+     << " (warp " << T / 32 << "), the warpgroup at " << tut::thread_mn(mma, T) << "\n";
+  os << "  (Offsets before the swizzle: CuTe keeps an smem tensor's swizzle in its pointer.)\n";
+  print_item(os, "tCsA", plain(tCsA.layout()), "(MMA,MMA_M,MMA_K,STAGES) = partition_A(sA)");
+  print_item(os, "", tut::elements(thr_mma.partition_A(csA), "sA m", "k"), "its warpgroup's rows, every k");
+  print_item(os, "tCsB", plain(tCsB.layout()), "(MMA,MMA_N,MMA_K,STAGES) = partition_B(sB)");
+  print_item(os, "", tut::elements(thr_mma.partition_B(csB), "sB n", "k"), "all of B's tile");
+  print_item(os, "tCrA", "(MMA,MMA_M,MMA_K,STAGES): " + plain(shape(tCsA)) + " descriptors",
+             "make_fragment_A(tCsA): one 64-bit smem descriptor per wgmma");
+  print_item(os, "tCrB", "(MMA,MMA_N,MMA_K,STAGES): " + plain(shape(tCsB)) + " descriptors", "make_fragment_B(tCsB)");
+  print_item(os, "tCgC", plain(tCgC.layout()), "(MMA,MMA_M,MMA_N) = partition_C(gC)");
+  print_item(os, "tCrC", plain(thr_mma.make_fragment_C(tCgC).layout()),
+             str(size(thr_mma.make_fragment_C(tCgC))) + " fp32 accumulators in registers");
+  auto [rows, cols] = tut::rows_cols(tut::coords_of(thr_mma.partition_C(t.cC)));
+  print_item(os, "C rows", rows, "global rows, as partition_C(cC) says");
+  print_item(os, "C cols", cols);
+  int const mma_k = int(size<2>(tCsA));
+  int const k_tiles = int(size<2>(t.gA));
+  os << "\n  gemm() per k-tile: " << mma_k << " wgmma (MMA_K) per warpgroup, each " << wg_rows << "x" << bn
+     << "x16; loop counts: " << k_tiles << " k-tiles x " << mma_k << " = " << k_tiles * mma_k
+     << " wgmma per warpgroup\n";
+
+  // ---- What is new -----------------------------------------------------------------------------------
+  tut::print_section(os, 4, "What is new: TMA, wgmma, warp specialization and an mbarrier pipeline");
+  using Atom = typename Cfg::TiledMma::Atom;
+  os << "  The wgmma atom's layouts, (thread,value) -> index of its 64x" << bn << "x16 tile:\n";
+  print_item(os, "ALayout", plain(typename Atom::Traits::ALayout{}),
+             "(T128,V64x16) -> (m,k): stride 0 in T, all of A's tile from smem");
+  print_item(os, "BLayout", plain(typename Atom::Traits::BLayout{}), "(T128,V" + str(bn) + "x16) -> (n,k)");
+  print_item(os, "CLayout", plain(typename Atom::Traits::CLayout{}),
+             "(T128,V" + str(64 * bn / 128) + ") -> m + 64n: the accumulators");
+  os << "  Thread t of a warpgroup holds rows 16(t/32) + (t%32)/4 and that + 8, columns 2(t%4), 2(t%4)+1 of every\n"
+     << "  8-column group: warp w owns rows 16w..16w+15, as mma.sync's C fragment repeated " << bn / 8 << " times.\n\n";
+  auto const cells = tut::tv_cells(typename Atom::Traits::CLayout{}, 64, bn);
+  std::vector<std::pair<int, int>> top(cells.begin(), cells.begin() + 16 * bn);  // rows 0..15: warp 0
+  for (auto const& line : tut::tv_grid("  C: who holds C(m,n) of a warpgroup's 64x" + str(bn) +
+                                           " tile, rows 0..15 (warp 0), cols 0..15",
+                                       top, 16, bn, 0, 16, 'm', 'n'))
+    os << line << '\n';
+
+  os << "\n  Warp specialization: the producer warpgroup (" << Cfg::kProducerRegs << " registers) only waits and issues"
+     << " TMA copies;\n  the consumers (" << Cfg::kConsumerRegs << " registers, " << str(size(thr_mma.make_fragment_C(tCgC)))
+     << " of them accumulators) only wait and issue wgmma. Neither\n  copies a byte itself, so no thread's registers"
+     << " hold A or B, and no __syncthreads follows the setup.\n\n";
+  tut::print_k_edge(os, K, bk);
+  os << "  The TMA unit fills what lies outside A and B with zeros (rows past M or N, k past K), and still\n"
+     << "  counts the whole box's bytes on the full barrier.\n\n";
+  print_barriers<Cfg>(os, k_tiles);
+
+  // The epilogue's masks, as the kernel makes them.
+  Tensor tCpC = tut::make_mask(thr_mma.partition_C(t.cC), shape(t.mC));  // (MMA,MMA_M,MMA_N) -> m<M && n<N
+  int inside = 0;
+  for (int i = 0; i < int(size(tCpC)); ++i) inside += tCpC(i) ? 1 : 0;
+  bool const whole = m0 + bm <= M && n0 + bn <= N;
+  os << "\n  The epilogue stores straight from the accumulators, through partition_C(gC).\n";
+  if (whole && N % 2 == 0)
+    os << "  This CTA's tile lies inside C and N is even: each (v0,v1) pair, adjacent columns of one row, is one\n"
+       << "  64-bit store; a warp's 32 lanes store 8 rows x 32 bytes per instruction. Thread " << T << " stores all "
+       << inside << " of its entries.\n";
+  else
+    os << "  " << (whole ? "N is odd, so rows of C do not start 8-byte aligned" : "This CTA's tile passes the edge of C")
+       << ": the same partition stores float by float,\n  masked. Thread " << T << " stores "
+       << (inside == 0 ? "none" : str(inside)) << " of its " << str(size(tCpC)) << " entries"
+       << (inside == int(size(tCpC)) ? ".\n" : inside == 0 ? ": all lie outside C.\n" : "; the rest lie outside C.\n");
+}
+
+template <class... Cfg>
+std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
+  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(name_of<Cfg>(), &launch<Cfg>,
+                                                                            &trace_config<Cfg>)...};
+}
+
+}  // namespace
+
+tut::Step const& step() {
+  static tut::Step const s = [] {
+    tut::Step s;
+    s.name = "step08_wgmma_tma";
+    s.title = "Hopper: TMA loads, wgmma, and a producer/consumer mbarrier pipeline";
+    s.in_type = tut::DType::f16;
+    s.min_cc = 90;
+    s.max_cc = 90;
+    s.arch_why = "built for sm_90a (wgmma, setmaxnreg), which runs on compute capability 9.0 only";
+    s.defaults = {300, 600, 512};
+    s.convention = {tut::Major::k, tut::Major::k, tut::Order::row};
+    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
+    s.multiple_of = multiple_of();
+    s.sizes_why = "a TMA descriptor's rows must be a multiple of 16 bytes (8 halves)";
+    s.variants = variants_of(Variants{});
+    return s;
+  }();
+  return s;
+}
+
+}  // namespace step08

@@ -1,0 +1,388 @@
+// Host tests of step 08: the GMMA smem atom against the 128-byte swizzle the TMA unit and wgmma define,
+// the accumulators' TV layout against the PTX ISA's wgmma fragment, the warpgroups' partitions of A, B
+// and C, the CTA order, the mbarrier pipeline run under every interleaving a random scheduler finds,
+// the masks, the sizes and GPUs the step runs on, and the printout.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+#include "catch.hpp"
+#include "config.hpp"
+#include "model.hpp"
+#include "step08_wgmma_tma.hpp"
+#include "tut/mask.hpp"
+#include "tut/print.hpp"
+
+using namespace cute;
+using step08::Default;
+using tut::plain;
+
+namespace {
+
+template <class F>
+void for_each_config(F&& f) {
+  std::apply([&](auto... cfg) { (f(cfg), ...); }, step08::Variants{});
+}
+
+std::string trace_of(tut::Options o) {
+  std::ostringstream os;
+  tut::find_variant(step08::step(), o.variant).trace(os, o);
+  return os.str();
+}
+
+}  // namespace
+
+TEST_CASE("the smem ring is the 128-byte swizzle TMA writes and wgmma reads, stage by stage", "[step08]") {
+  for_each_config([](auto cfg) {
+    using Cfg = decltype(cfg);
+    // The kernel's own tensors over 1 KB aligned storage: CuTe applies an smem layout's swizzle to the
+    // pointer, in bytes, so the byte offsets below are the ones the kernel's sA(m,k,s) address.
+    auto smem = std::make_unique<typename Cfg::Smem>();
+    auto check = [](auto const* base, auto const& layout) {
+      Tensor s_tensor = make_tensor(make_smem_ptr(base), layout);  // (BLK_MN,BLK_K,STAGES)
+      int const rows = size<0>(layout), cols = size<1>(layout), stages = size<2>(layout);
+      REQUIRE(reinterpret_cast<std::uintptr_t>(base) % 1024 == 0);
+      REQUIRE(stages == Cfg::kStages);
+      REQUIRE(cols == 64);  // 128 bytes of halves: one swizzle row
+      std::vector<int> hits(std::size_t(rows * cols * stages), 0);
+      for (int s = 0; s < stages; ++s)
+        for (int mn = 0; mn < rows; ++mn)
+          for (int k = 0; k < cols; ++k) {
+            int const byte = int(reinterpret_cast<char const*>(&s_tensor(mn, k, s)) - reinterpret_cast<char const*>(base));
+            // CU_TENSOR_MAP_SWIZZLE_128B (and wgmma's "128B swizzle" mode): rows of 128 bytes, 8 to a 1 KB
+            // atom, atoms stacked along mn; in row r of an atom the 16-byte chunk c is stored at c ^ r.
+            int const chunk = (k / 8) ^ (mn % 8);
+            REQUIRE(byte == s * rows * 128 + (mn / 8) * 1024 + (mn % 8) * 128 + chunk * 16 + (k % 8) * 2);
+            ++hits[std::size_t(byte / 2)];
+          }
+      for (int h : hits) REQUIRE(h == 1);
+    };
+    check(smem->A.begin(), typename Cfg::SmemLayoutA{});
+    check(smem->B.begin(), typename Cfg::SmemLayoutB{});
+  });
+  CHECK(plain(step08::SmemAtomAB{}) == "Sw<3,4,3> o (8,64):(64,1)");
+  CHECK(plain(typename Default::SmemLayoutA{}) == "Sw<3,4,3> o ((8,16),(64,1),(1,4)):((64,512),(1,0),(0,8192))");
+}
+
+TEST_CASE("the accumulators: the wgmma D fragment of the PTX ISA, at every (thread, value)", "[step08]") {
+  for_each_config([](auto cfg) {
+    using Cfg = decltype(cfg);
+    using Atom = typename Cfg::TiledMma::Atom;
+    constexpr int BLK_N = size<1>(typename Cfg::CtaTiler{});
+    typename Atom::Traits::CLayout c_layout;  // (T128,V) -> m + 64·n of a 64×BLK_N tile
+    REQUIRE(int(size<0>(c_layout)) == 128);
+    REQUIRE(int(size<1>(c_layout)) == 64 * BLK_N / 128);
+    std::set<int> seen;
+    for (int t = 0; t < 128; ++t)
+      for (int v = 0; v < int(size<1>(c_layout)); ++v) {
+        // The PTX ISA's wgmma .m64nNk16 D fragment: warp w of the warpgroup holds rows 16w..16w+15; lane l
+        // holds row l/4 (+8 for v%4 >= 2) of them, cols 2(l%4) + v%2 of the 8-column group v/4.
+        int const row = 16 * (t / 32) + (t % 32) / 4 + 8 * ((v / 2) % 2);
+        int const col = 8 * (v / 4) + 2 * (t % 4) + v % 2;
+        REQUIRE(int(c_layout(t, v)) == row + 64 * col);
+        seen.insert(row + 64 * col);
+      }
+    CHECK(int(seen.size()) == 64 * BLK_N);  // every entry of the tile, once
+    // A and B come from smem: every thread of the warpgroup names the whole 64x16 (BLK_Nx16) tile.
+    CHECK(plain(typename Atom::Traits::ALayout{}) == "(128,(64,16)):(0,(1,64))");
+    CHECK(plain(typename Atom::Traits::BLayout{}) == "(128,(" + std::to_string(BLK_N) + ",16)):(0,(1," +
+                                                         std::to_string(BLK_N) + "))");
+  });
+}
+
+TEST_CASE("the warpgroups' partitions: A's rows by warpgroup, all of B, each C entry once", "[step08]") {
+  for_each_config([](auto cfg) {
+    using Cfg = decltype(cfg);
+    typename Cfg::TiledMma mma;
+    typename Cfg::CtaTiler tiler;
+    int const bm = size<0>(tiler), bn = size<1>(tiler), bk = size<2>(tiler);
+    int const rows_per_wg = bm / Cfg::kConsumers;
+    Tensor cA = make_identity_tensor(make_shape(bm, bk));  // (BLK_M,BLK_K) -> (m,k)
+    Tensor cB = make_identity_tensor(make_shape(bn, bk));  // (BLK_N,BLK_K) -> (n,k)
+    Tensor cC = make_identity_tensor(make_shape(bm, bn));  // (BLK_M,BLK_N) -> (m,n)
+    std::vector<int> owner(std::size_t(bm * bn), -1);
+    for (int t = 0; t < Cfg::kMmaThreads; ++t) {
+      auto thr = mma.get_slice(t);
+      int const wg = t / 128;
+      // A: the warpgroup's rows 64wg.., every k, each once; B: the whole tile, each once.
+      std::set<std::pair<int, int>> a, b;
+      Tensor tCcA = thr.partition_A(cA);
+      for (int i = 0; i < int(size(tCcA)); ++i) {
+        int const m = get<0>(tCcA(i)), k = get<1>(tCcA(i));
+        REQUIRE(m / rows_per_wg == wg);
+        a.insert({m, k});
+      }
+      REQUIRE(int(a.size()) == rows_per_wg * bk);
+      REQUIRE(int(size(tCcA)) == rows_per_wg * bk);
+      Tensor tCcB = thr.partition_B(cB);
+      for (int i = 0; i < int(size(tCcB)); ++i) b.insert({get<0>(tCcB(i)), get<1>(tCcB(i))});
+      REQUIRE(int(b.size()) == bn * bk);
+      // C: the wgmma fragment of the warpgroup's rows, each entry of the CTA tile owned by one thread.
+      Tensor tCcC = thr.partition_C(cC);
+      REQUIRE(int(size(tCcC)) == bm * bn / Cfg::kMmaThreads);
+      for (int i = 0; i < int(size(tCcC)); ++i) {
+        int const m = get<0>(tCcC(i)), n = get<1>(tCcC(i));
+        REQUIRE(m / rows_per_wg == wg);
+        int const l = t % 128;
+        REQUIRE(m % 64 % 8 == l % 32 / 4);  // the lane's row within each 8-row group (the D fragment)
+        REQUIRE(m % 64 / 16 == l / 32);     // warp w of the warpgroup: rows 16w..16w+15
+        REQUIRE(n % 8 / 2 == l % 4);        // the lane's column pair within each 8-column group
+        int& o = owner[std::size_t(m * bn + n)];
+        REQUIRE(o == -1);
+        o = t;
+      }
+    }
+    for (int o : owner) REQUIRE(o >= 0);
+  });
+}
+
+TEST_CASE("the CTA order: a bijection onto the tiles, group_m tile-rows at a time", "[step08]") {
+  for (int tiles_m : {1, 2, 3, 7, 8, 9, 16, 33, 64})
+    for (int tiles_n : {1, 2, 5, 16, 32})
+      for (int group : {1, 2, 3, 8, 16}) {
+        INFO(tiles_m << "x" << tiles_n << " tiles, groups of " << group);
+        std::vector<int> hits(std::size_t(tiles_m * tiles_n), 0);
+        for (int cta = 0; cta < tiles_m * tiles_n; ++cta) {
+          auto const [m, n] = step08::tile_of_cta(cta, tiles_m, tiles_n, group);
+          REQUIRE((m >= 0 && m < tiles_m && n >= 0 && n < tiles_n));
+          ++hits[std::size_t(m * tiles_n + n)];
+          // CTA cta belongs to group cta / (group·tiles_n), which holds tile-rows group·g .. group·g+group-1.
+          REQUIRE(m / group == cta / (group * tiles_n));
+        }
+        for (int h : hits) REQUIRE(h == 1);
+      }
+  // The first CTAs of a 32x16-tile problem (4096x4096): 8 rows down column 0, then column 1.
+  CHECK(step08::tile_of_cta(7, 32, 16, 8) == make_tuple(7, 0));
+  CHECK(step08::tile_of_cta(8, 32, 16, 8) == make_tuple(0, 1));
+  CHECK(step08::tile_of_cta(128, 32, 16, 8) == make_tuple(8, 0));
+}
+
+namespace {
+
+// The mbarrier protocol of the kernel, run by a scheduler that picks any actor able to move: one producer
+// thread, CONSUMERS consumer warpgroups, and the TMA unit delivering bytes whenever it likes. Barriers are
+// modelled as the PTX ISA states them: a phase completes when its pending arrivals (and expected
+// transaction bytes) reach zero; wait(parity p) returns iff the current phase's parity is not p.
+template <int STAGES>
+struct PipelineModel {
+  struct Barrier {
+    int expected = 0;   // arrivals per phase
+    int pending = 0;    // arrivals still missing in the current phase
+    int tx = 0;         // transaction bytes still missing
+    int phase = 0;      // phases completed
+    bool passes(std::uint32_t parity) const { return std::uint32_t(phase % 2) != parity; }
+    void complete_if_done() {
+      if (pending == 0 && tx == 0) {
+        ++phase;
+        pending = expected;
+      }
+    }
+    void arrive() {
+      --pending;
+      complete_if_done();
+    }
+  };
+  int k_tiles, consumers;
+  Barrier full[STAGES], empty[STAGES];
+  int stage_holds[STAGES];        // the k-tile whose bytes sit in the stage (-1: none yet)
+  int readers[STAGES] = {};       // consumer batches whose wgmmas may still read the stage
+  std::vector<int> in_flight;     // stages with a TMA copy not yet delivered, and their k-tiles
+  std::vector<int> in_flight_k;
+  // The producer's and each consumer's place, as the kernel keeps them.
+  step08::PipelineState<STAGES> write;
+  int produced = 0;
+  std::vector<step08::PipelineState<STAGES>> read, release;
+  std::vector<int> consumed;
+
+  PipelineModel(int k, int c) : k_tiles(k), consumers(c), read(std::size_t(c)), release(std::size_t(c)),
+                                consumed(std::size_t(c), 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      full[s].expected = full[s].pending = 1;
+      empty[s].expected = empty[s].pending = c;
+      stage_holds[s] = -1;
+    }
+  }
+  bool done() const {
+    for (int c : consumed)
+      if (c < k_tiles) return false;
+    return produced == k_tiles && in_flight.empty();
+  }
+  // One move of actor a (0: producer, 1: TMA unit, 2+c: consumer c); false if it cannot move now.
+  bool step(int a) {
+    if (a == 0) {
+      if (produced == k_tiles || !empty[write.index].passes(write.phase ^ 1u)) return false;
+      // The stage is refilled: no consumer batch may still read it.
+      REQUIRE(readers[write.index] == 0);
+      Barrier& f = full[write.index];
+      f.tx += 1;      // arrive.expect_tx: the bytes (one unit here) to wait for, and the producer's arrival
+      f.arrive();
+      in_flight.push_back(write.index);
+      in_flight_k.push_back(produced);
+      ++produced;
+      write.advance();
+      return true;
+    }
+    if (a == 1) {
+      if (in_flight.empty()) return false;
+      int const s = in_flight.front(), k = in_flight_k.front();
+      in_flight.erase(in_flight.begin());
+      in_flight_k.erase(in_flight_k.begin());
+      stage_holds[s] = k;
+      full[s].tx -= 1;
+      full[s].complete_if_done();
+      return true;
+    }
+    int const c = a - 2;
+    int& k = consumed[std::size_t(c)];
+    auto& r = read[std::size_t(c)];
+    if (k == k_tiles || !full[r.index].passes(r.phase)) return false;
+    REQUIRE(stage_holds[r.index] == k);  // the stage holds exactly this k-tile's bytes
+    ++readers[r.index];                   // its wgmmas read the stage until released
+    // warpgroup_wait<1>: the previous batch is done; release its stage.
+    if (k > 0) {
+      auto& rel = release[std::size_t(c)];
+      --readers[rel.index];
+      empty[rel.index].arrive();
+      rel.advance();
+    }
+    ++k;
+    r.advance();
+    return true;
+  }
+};
+
+template <int STAGES>
+void run_pipeline(int k_tiles, int consumers, unsigned seed) {
+  PipelineModel<STAGES> p(k_tiles, consumers);
+  std::mt19937 rng(seed);
+  int const actors = 2 + consumers;
+  while (!p.done()) {
+    std::vector<int> order(static_cast<std::size_t>(actors));
+    for (int a = 0; a < actors; ++a) order[std::size_t(a)] = a;
+    std::shuffle(order.begin(), order.end(), rng);
+    bool moved = false;
+    for (int a : order)
+      if ((moved = p.step(a))) break;
+    REQUIRE(moved);  // someone can always move until the end: no deadlock
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the mbarrier pipeline: no deadlock, no stage read before it lands or refilled while read", "[step08]") {
+  for (int k_tiles = 1; k_tiles <= 13; ++k_tiles)
+    for (int consumers : {1, 2})
+      for (unsigned seed = 0; seed < 40; ++seed) {
+        INFO(k_tiles << " k-tiles, " << consumers << " consumers, seed " << seed);
+        run_pipeline<4>(k_tiles, consumers, seed);
+        run_pipeline<5>(k_tiles, consumers, seed);
+        run_pipeline<Default::kStages>(k_tiles, consumers, seed);
+      }
+}
+
+TEST_CASE("the barrier schedule the printout shows: stages round the ring, parities flip per lap", "[step08]") {
+  constexpr int S = Default::kStages;
+  auto const steps = step08::barrier_schedule<S>(11);
+  REQUIRE(steps.size() == 11);
+  for (auto const& b : steps) {
+    INFO("k-tile " << b.k_tile);
+    CHECK(b.stage == b.k_tile % S);
+    CHECK(b.lap == b.k_tile / S);
+    CHECK(b.full_parity == std::uint32_t(b.lap % 2));         // lap L waits for full's phase L
+    CHECK(b.empty_parity == std::uint32_t((b.lap + 1) % 2));  // and for empty's phase L-1 (fresh: passes)
+    CHECK(b.released_k_tile == b.k_tile - 1);
+    CHECK(b.released_stage == (b.k_tile == 0 ? -1 : (b.k_tile - 1) % S));
+  }
+}
+
+TEST_CASE("the epilogue's masks at every coordinate, and the whole-tile test", "[step08]") {
+  using Cfg = Default;
+  typename Cfg::TiledMma mma;
+  typename Cfg::CtaTiler tiler;
+  for (auto [M, N] : {std::pair{1, 1}, std::pair{129, 257}, std::pair{300, 301}, std::pair{256, 512}}) {
+    INFO(M << "x" << N);
+    int const gx = ceil_div(M, 128), gy = ceil_div(N, 256);
+    Tensor mcC = make_identity_tensor(make_shape(M, N));
+    int stored = 0;
+    for (int bx = 0; bx < gx; ++bx)
+      for (int by = 0; by < gy; ++by) {
+        Tensor cC = local_tile(mcC, tiler, make_coord(bx, by, _), Step<_1, _1, X>{});
+        for (int t = 0; t < Cfg::kMmaThreads; t += 37) {
+          Tensor tCcC = mma.get_slice(t).partition_C(cC);
+          Tensor tCpC = tut::make_mask(tCcC, make_shape(M, N));
+          for (int i = 0; i < int(size(tCcC)); ++i) {
+            bool const in = get<0>(tCcC(i)) < M && get<1>(tCcC(i)) < N;
+            REQUIRE(bool(tCpC(i)) == in);
+            stored += in;
+          }
+        }
+      }
+    CHECK(stored > 0);
+  }
+}
+
+TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.0 only", "[step08]") {
+  tut::Step const& s = step08::step();
+  CHECK(s.in_type == tut::DType::f16);
+  CHECK(s.min_cc == 90);
+  CHECK(s.max_cc == 90);
+  CHECK(tut::unsupported_gpu(s, 90).empty());
+  CHECK(tut::unsupported_gpu(s, 80) == "this step needs sm_90 or newer");
+  CHECK(tut::unsupported_gpu(s, 100) ==
+        "this step runs on sm_90 only: built for sm_90a (wgmma, setmaxnreg), which runs on compute capability 9.0 "
+        "only");
+  CHECK(s.multiple_of.k == 8);
+  for (tut::Problem p : {tut::Problem{1, 1, 8}, tut::Problem{7, 13, 40}, tut::Problem{4096, 4096, 4096}})
+    CHECK(tut::unsupported(s, p).empty());
+  CHECK(tut::unsupported(s, {7, 13, 12}) ==
+        "step08_wgmma_tma needs K to be a multiple of 8 (got M=7 N=13 K=12): a TMA descriptor's rows must be a "
+        "multiple of 16 bytes (8 halves)");
+  REQUIRE(s.variants.size() == 1);
+  CHECK(s.variants[0].name == "128x256");
+  CHECK(s.variants[0].threads == 256);  // --thread names the TiledMMA's threads: the consumers
+  CHECK(s.variants[0].tile_m == 128);
+  CHECK(s.variants[0].tile_n == 256);
+  CHECK(s.variants[0].tile_k == 64);
+}
+
+TEST_CASE("smem: four stages of 48 KB and the barriers, within an H100 block's 227 KB", "[step08]") {
+  CHECK(Default::kStageBytes == (128 + 256) * 64 * 2);
+  CHECK(Default::kThreads == 384);
+  CHECK(Default::kSmemBytes == int(sizeof(typename Default::Smem)));
+  CHECK(Default::kSmemBytes >= 4 * Default::kStageBytes + 2 * 4 * 8);
+  CHECK(Default::kSmemBytes <= 4 * Default::kStageBytes + 1024);  // nothing but alignment beyond them
+  CHECK(offsetof(typename Default::Smem, A) % 1024 == 0);
+  CHECK(offsetof(typename Default::Smem, B) % 1024 == 0);
+}
+
+TEST_CASE("the printout: TMA boxes, the atom, the accumulators, the barrier phases, the epilogue", "[step08]") {
+  tut::Options o;
+  o.problem = step08::step().defaults;  // 300 x 600 x 512: tiles 3 x 3, 8 k-tiles
+  std::string const out = trace_of(o);
+  auto has = [&](std::string const& s) { return out.find(s) != std::string::npos; };
+  CHECK(has("box A      64 x 128 halves (k x m), 16384 bytes"));
+  CHECK(has("box B      64 x 256 halves (k x n), 32768 bytes"));
+  CHECK(has("smem       197632 bytes per CTA"));
+  CHECK(has("CLayout    ((4,8,4),(2,2,32)):((128,1,16),(64,8,512))"));
+  CHECK(has("    8 | T0V2 T0V3 T1V2 T1V3 T2V2 T2V3 T3V2 T3V3 T0V6 T0V7"));
+  CHECK(has("    0       0      parity 1 (passes: fresh)      TMA A,B  parity 0                     -"));
+  CHECK(has("    4       0      parity 0 (k-tile 0 read)      TMA A,B  parity 1                     empty[3] (k-tile 3)"));
+  CHECK(has("Thread 0 stores all 128 of its entries."));
+  o.block_x = 2;
+  o.block_y = 2;
+  o.thread = 200;
+  std::string const edge = trace_of(o);
+  CHECK(edge.find("Tile (2,2) is computed by CTA blockIdx.x = 8.") != std::string::npos);
+  CHECK(edge.find("A rows     256..383, of which 256..299 exist; 84 rows of zeros") != std::string::npos);
+  CHECK(edge.find("B rows     512..767, of which 512..599 exist; 168 rows of zeros") != std::string::npos);
+  CHECK(edge.find("This CTA's tile passes the edge of C") != std::string::npos);
+}
