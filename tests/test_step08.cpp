@@ -330,16 +330,27 @@ TEST_CASE("the epilogue's masks at every coordinate, and the whole-tile test", "
   }
 }
 
+namespace {
+// A step with only an oldest GPU, as steps 05-07 declare it.
+tut::Step step07_like() {
+  tut::Step s;
+  s.min_cc = 80;
+  return s;
+}
+}  // namespace
+
 TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.0 only", "[step08]") {
   tut::Step const& s = step08::step();
   CHECK(s.in_type == tut::DType::f16);
   CHECK(s.min_cc == 90);
   CHECK(s.max_cc == 90);
   CHECK(tut::unsupported_gpu(s, 90).empty());
-  CHECK(tut::unsupported_gpu(s, 80) == "this step needs sm_90 or newer");
-  CHECK(tut::unsupported_gpu(s, 100) ==
-        "this step runs on sm_90 only: built for sm_90a (wgmma, setmaxnreg), which runs on compute capability 9.0 "
-        "only");
+  std::string const why =
+      "this step runs on sm_90 only: built for sm_90a (wgmma, setmaxnreg), which runs on compute capability 9.0 only";
+  CHECK(tut::unsupported_gpu(s, 80) == why);
+  CHECK(tut::unsupported_gpu(s, 100) == why);
+  CHECK(tut::unsupported_gpu(step07_like(), 75) == "this step needs sm_80 or newer");
+  CHECK(tut::unsupported_gpu(step07_like(), 100).empty());
   CHECK(s.multiple_of.k == 8);
   for (tut::Problem p : {tut::Problem{1, 1, 8}, tut::Problem{7, 13, 40}, tut::Problem{4096, 4096, 4096}})
     CHECK(tut::unsupported(s, p).empty());

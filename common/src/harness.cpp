@@ -44,10 +44,13 @@ std::string unsupported(Step const& s, Problem const& p) {
 }
 
 std::string unsupported_gpu(Step const& s, int cc) {
-  if (cc < s.min_cc) return "this step needs sm_" + std::to_string(s.min_cc) + " or newer";
-  if (s.max_cc != 0 && cc > s.max_cc)
-    return "this step runs on sm_" + std::to_string(s.max_cc) + " only" + (s.arch_why.empty() ? "" : ": " + s.arch_why);
-  return "";
+  bool const too_new = s.max_cc != 0 && cc > s.max_cc;
+  if (cc >= s.min_cc && !too_new) return "";
+  if (s.max_cc == 0) return "this step needs sm_" + std::to_string(s.min_cc) + " or newer";
+  std::string const which = s.min_cc == s.max_cc
+                                ? "sm_" + std::to_string(s.max_cc) + " only"
+                                : "sm_" + std::to_string(s.min_cc) + " to sm_" + std::to_string(s.max_cc);
+  return "this step runs on " + which + (s.arch_why.empty() ? "" : ": " + s.arch_why);
 }
 
 Variant const& find_variant(Step const& s, std::string const& name) {
