@@ -100,7 +100,8 @@ void trace_config(std::ostream& os, tut::Options const& o) {
              "4 warps each");
   print_item(os, "setmaxnreg",
              "producer " + str(Cfg::kProducerRegs) + ", consumers " + str(Cfg::kConsumerRegs) + " registers per thread",
-             "from " + str(65536 / Cfg::kThreads) + " each at launch");
+             "128x" + str(Cfg::kProducerRegs) + " + " + str(Cfg::kMmaThreads) + "x" + str(Cfg::kConsumerRegs) + " = " +
+                 str(128 * Cfg::kProducerRegs + Cfg::kMmaThreads * Cfg::kConsumerRegs) + " of 65536");
   print_item(os, "stages", str(S), "k-tiles in the smem ring");
   static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
   print_item(os, "TiledMMA",
