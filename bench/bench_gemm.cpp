@@ -26,8 +26,9 @@
 
 #include "tut/buffers.hpp"
 #include "tut/cuda_check.hpp"
+#include "tut/harness.hpp"
 #include "tut/random.hpp"
-#include "tut/steps.hpp"
+#include "tut/registration.hpp"
 #include "tut/timing.hpp"
 
 namespace {
@@ -217,8 +218,8 @@ int main(int argc, char** argv) {
   for (auto const& p : sizes) {
     // One set of operands (and one cuBLAS baseline, timed first) per input type and convention.
     std::map<std::string, std::shared_ptr<Operands>> operands;
-    for (auto const& r : tut::all_steps()) {
-      tut::Step const& s = *r.step;
+    for (tut::Step const* step : tut::all_steps()) {
+      tut::Step const& s = *step;
       if (!tut::unsupported_gpu(s, dev.cc()).empty() || !tut::unsupported(s, p).empty()) continue;
       std::string const key = kind_of(s.in_type, s.convention);
       auto& o = operands[key];

@@ -1,39 +1,106 @@
-# add_tutorial_step(<dir> SIZES ANY|ANY_MN|TILE_MULTIPLES INPUT f32|f16 MIN_CC <cc> [ARCH <archs>]
+# add_tutorial_step(<dir> TITLE "<one line>"
+#                   SIZES ANY|ANY_MN|TILE_MULTIPLES [WHY "<why>"] [LIFTED_BY <step> ["<what it runs>"]]
+#                   [MIN_CC <cc>] [MAX_CC <cc>] [ARCH <archs> ARCH_WHY "<why>"]
 #                   [GOLDENS "<suffix> <args>" ...])
 #
-# Registers one step: the one call per step, in the top CMakeLists.txt. A step folder holds:
-#   config.hpp   the step's one source of truth (problem layouts, CTA tiler, TiledMMA, ...)
+# Registers one step: the one call per step, in the top CMakeLists.txt, and the one place where the
+# step's registered facts are stated. A step folder holds:
+#   config.hpp   the step's one source of truth for its code (problem layouts, CTA tiler, TiledMMA, ...)
 #   kernel.cuh   the kernel, written against config.hpp
 #   launch.cu    the one CUDA translation unit: instantiates and launches the kernel
-#   trace.cpp    the host-side printout of the step's partitions, and the step's tut::Step
+#   trace.cpp    the host-side printout of the step's partitions, its variants, and its tut::Step
 #   main.cpp     hands the step to the common harness
 #   <dir>.hpp    the entry points: launch() and step()
+# and, where the step has them, its host models: smem_accesses.hpp (the smem instructions its threads
+# issue, for the bank model in tut/banks.hpp) and pipeline.hpp (its pipeline's protocol, replayed);
 # and the step brings tests/test_<stepNN>.cpp, tests/golden/<dir>*.txt and docs/<dir>.md.
 #
 # It defines the library <dir>_lib (used by the executable, the tests and the benchmark) and the
-# executable <dir>, and records the step and its properties for tut_register_steps(), which makes the
-# rest (tests, the list the benchmark and docs read) from them:
-#   SIZES    ANY: any M, N, K >= 1; ANY_MN: any M, N >= 1 and K a multiple of the step's k rule
-#            (Step::multiple_of.k); TILE_MULTIPLES: M, N, K multiples of the CTA tile
-#   INPUT    the type of A and B
-#   MIN_CC   the oldest compute capability the kernel runs on (0: any)
-#   ARCH     the CUDA architectures the step's kernels are built for, when not CMAKE_CUDA_ARCHITECTURES
-#            (step08: 90a-real, since wgmma and setmaxnreg exist only in sm_90a code)
-#   GOLDENS  extra golden printouts besides the default one: a file suffix, then the flags
+# executable <dir>, and writes <build>/generated/<dir>/registered_step.hpp: `<stepNN>::kRegistration`, the
+# facts below as a tut::Registration (tut/registration.hpp), which the step's tut::Step is built from.
+#   TITLE     one line for the banner and --help
+#   SIZES     ANY: any M, N, K >= 1; ANY_MN: any M, N >= 1 and K a multiple of the step's k rule
+#             (Step::multiple_of.k); TILE_MULTIPLES: M, N, K multiples of the CTA tile
+#   WHY       why the sizes are limited (ANY_MN: required), for the message that refuses a size
+#   LIFTED_BY the step that runs more sizes (TILE_MULTIPLES: required), and what it runs ("any size")
+#   MIN_CC    the oldest compute capability the kernels run on (default 0: any)
+#   MAX_CC    the newest one (default 0: any newer), with ARCH_WHY saying why
+#   ARCH      the CUDA architectures the step's kernels are built for, when not CMAKE_CUDA_ARCHITECTURES
+#             (step08: 90a-real, since wgmma and setmaxnreg exist only in sm_90a code)
+#   GOLDENS   extra golden printouts besides the default one: a file suffix, then the flags
+# The type of A and B is the step's own (the element type its config.hpp names).
 function(add_tutorial_step dir)
-  cmake_parse_arguments(PARSE_ARGV 1 S "" "SIZES;INPUT;MIN_CC;ARCH" "GOLDENS")
-  if(NOT S_SIZES MATCHES "^(ANY|ANY_MN|TILE_MULTIPLES)$" OR NOT S_INPUT MATCHES "^(f32|f16)$" OR
-     NOT S_MIN_CC MATCHES "^[0-9]+$")
-    message(FATAL_ERROR "add_tutorial_step(${dir}): needs SIZES ANY|ANY_MN|TILE_MULTIPLES, INPUT f32|f16 and MIN_CC <cc>")
+  cmake_parse_arguments(PARSE_ARGV 1 S "" "TITLE;SIZES;WHY;MIN_CC;MAX_CC;ARCH;ARCH_WHY" "LIFTED_BY;GOLDENS")
+  set(usage "add_tutorial_step(${dir}): see cmake/TutorialStep.cmake")
+  if(NOT S_TITLE OR NOT S_SIZES MATCHES "^(ANY|ANY_MN|TILE_MULTIPLES)$")
+    message(FATAL_ERROR "${usage}: needs TITLE and SIZES ANY|ANY_MN|TILE_MULTIPLES")
+  endif()
+  if(S_SIZES STREQUAL "ANY_MN" AND NOT S_WHY)
+    message(FATAL_ERROR "${usage}: SIZES ANY_MN needs WHY, the reason K is limited")
+  endif()
+  if(S_SIZES STREQUAL "TILE_MULTIPLES" AND NOT S_LIFTED_BY)
+    message(FATAL_ERROR "${usage}: SIZES TILE_MULTIPLES needs LIFTED_BY, the step that runs other sizes")
+  endif()
+  if(NOT S_MIN_CC)
+    set(S_MIN_CC 0)
+  endif()
+  if(NOT S_MAX_CC)
+    set(S_MAX_CC 0)
+  endif()
+  if(NOT S_MIN_CC MATCHES "^[0-9]+$" OR NOT S_MAX_CC MATCHES "^[0-9]+$" OR (S_MAX_CC AND NOT S_ARCH_WHY))
+    message(FATAL_ERROR "${usage}: MIN_CC and MAX_CC are numbers, and MAX_CC comes with ARCH_WHY")
   endif()
   string(REGEX MATCH "^step[0-9][0-9]" id "${dir}")
   if(NOT id)
-    message(FATAL_ERROR "add_tutorial_step(${dir}): a step folder is named stepNN_<name>")
+    message(FATAL_ERROR "${usage}: a step folder is named stepNN_<name>")
   endif()
+  set(lifted_by "")
+  set(lifted_sizes "any size")
+  list(LENGTH S_LIFTED_BY n)
+  if(n GREATER 0)
+    list(GET S_LIFTED_BY 0 lifted_by)
+  endif()
+  if(n GREATER 1)
+    list(GET S_LIFTED_BY 1 lifted_sizes)
+  endif()
+  set(rule_ANY any)
+  set(rule_ANY_MN any_mn)
+  set(rule_TILE_MULTIPLES tile_multiples)
+  set(rule ${rule_${S_SIZES}})
+  # C string literals of the texts.
+  foreach(v TITLE WHY ARCH_WHY)
+    string(REPLACE "\\" "\\\\" c "${S_${v}}")
+    string(REPLACE "\"" "\\\"" c "${c}")
+    set(c_${v} "${c}")
+  endforeach()
+  set(registered ${PROJECT_BINARY_DIR}/generated/${dir})
+  file(CONFIGURE OUTPUT ${registered}/registered_step.hpp CONTENT
+"// Generated by add_tutorial_step() (cmake/TutorialStep.cmake) from the top CMakeLists.txt: edit that line.
+#pragma once
+
+#include \"tut/registration.hpp\"
+
+namespace ${id} {
+
+/// \\brief ${dir} as its add_tutorial_step() line registers it.
+inline constexpr tut::Registration kRegistration{
+    \"${dir}\",
+    \"${c_TITLE}\",
+    tut::SizeRule::${rule},
+    \"${c_WHY}\",
+    \"${lifted_by}\",
+    \"${lifted_sizes}\",
+    ${S_MIN_CC},
+    ${S_MAX_CC},
+    \"${c_ARCH_WHY}\",
+};
+
+}  // namespace ${id}
+")
   add_library(${dir}_lib STATIC
     ${PROJECT_SOURCE_DIR}/${dir}/launch.cu
     ${PROJECT_SOURCE_DIR}/${dir}/trace.cpp)
-  target_include_directories(${dir}_lib PUBLIC ${PROJECT_SOURCE_DIR}/${dir})
+  target_include_directories(${dir}_lib PUBLIC ${PROJECT_SOURCE_DIR}/${dir} ${registered})
   target_link_libraries(${dir}_lib PUBLIC tut::common tut::cute)
   if(S_ARCH)
     set_target_properties(${dir}_lib PROPERTIES CUDA_ARCHITECTURES "${S_ARCH}")
@@ -45,15 +112,12 @@ function(add_tutorial_step dir)
   set_property(GLOBAL APPEND PROPERTY TUT_STEPS ${dir})
   set_property(GLOBAL PROPERTY TUT_STEP_${dir}_ID ${id})
   set_property(GLOBAL PROPERTY TUT_STEP_${dir}_SIZES ${S_SIZES})
-  set_property(GLOBAL PROPERTY TUT_STEP_${dir}_INPUT ${S_INPUT})
-  set_property(GLOBAL PROPERTY TUT_STEP_${dir}_MIN_CC ${S_MIN_CC})
   set_property(GLOBAL PROPERTY TUT_STEP_${dir}_GOLDENS "${S_GOLDENS}")
 endfunction()
 
 # tut_register_steps(): after the last add_tutorial_step(). Generates
-#   - the library tut_steps: tut::all_steps(), every step in order with its registered properties
-#     (the benchmark and the contract test read it);
-#   - <build>/tut_steps.txt: "<dir> <SIZES> <INPUT> <MIN_CC>" per line (the scripts read it);
+#   - the library tut_steps: tut::all_steps(), every step in order (the benchmark and the tests read it);
+#   - <build>/tut_steps.txt: "<dir> <SIZES>" per line (the scripts read it);
 #   - <build>/tut_goldens.txt: "<dir> <golden file> <flags>" per line (scripts/regen_golden.sh reads it).
 function(tut_register_steps)
   get_property(steps GLOBAL PROPERTY TUT_STEPS)
@@ -64,12 +128,10 @@ function(tut_register_steps)
   foreach(dir ${steps})
     get_property(id GLOBAL PROPERTY TUT_STEP_${dir}_ID)
     get_property(sizes GLOBAL PROPERTY TUT_STEP_${dir}_SIZES)
-    get_property(input GLOBAL PROPERTY TUT_STEP_${dir}_INPUT)
-    get_property(min_cc GLOBAL PROPERTY TUT_STEP_${dir}_MIN_CC)
     get_property(extra GLOBAL PROPERTY TUT_STEP_${dir}_GOLDENS)
     string(APPEND includes "#include \"${dir}.hpp\"\n")
-    string(APPEND entries "      {&${id}::step(), \"${sizes}\", \"${input}\", ${min_cc}},\n")
-    string(APPEND manifest "${dir} ${sizes} ${input} ${min_cc}\n")
+    string(APPEND entries "      &${id}::step(),\n")
+    string(APPEND manifest "${dir} ${sizes}\n")
     string(APPEND goldens "${dir} ${dir} --print-only --seed 1\n")
     foreach(g ${extra})
       string(REGEX MATCH "^[A-Za-z0-9_]+" suffix "${g}")
@@ -81,13 +143,13 @@ function(tut_register_steps)
   file(WRITE ${PROJECT_BINARY_DIR}/tut_goldens.txt "${goldens}")
   file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/generated/tut_steps.cpp CONTENT
 "// Generated by tut_register_steps() (cmake/TutorialStep.cmake) from the add_tutorial_step() calls.
-#include \"tut/steps.hpp\"
+#include \"tut/registration.hpp\"
 
 @includes@
 namespace tut {
 
-std::vector<RegisteredStep> const& all_steps() {
-  static std::vector<RegisteredStep> const steps{
+std::vector<Step const*> const& all_steps() {
+  static std::vector<Step const*> const steps{
 @entries@  };
   return steps;
 }

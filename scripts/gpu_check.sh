@@ -37,7 +37,7 @@ fi
 
 if [[ "$parts" == *" sanitizers "* ]]; then
 
-  while read -r step sizes _input _cc; do
+  while read -r step sizes; do
     case "$sizes" in
       ANY) shapes=("--m 259 --n 131 --k 37" "--m 132 --n 260 --k 36");;
       ANY_MN) shapes=("--m 259 --n 131 --k 200" "--m 132 --n 260 --k 168");;  # several k-tiles: the pipeline runs
@@ -63,7 +63,7 @@ fi
 if [[ "$parts" == *" ncu "* ]]; then
   metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
   metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum
-  while read -r step sizes _input _cc; do
+  while read -r step sizes; do
     variants=$("$bin/$step" --list-variants < /dev/null)
     default=$(echo "$variants" | head -1)
     for variant in $variants; do

@@ -9,7 +9,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
 cmake --build "$build"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-while read -r step _sizes _input _cc; do
+while read -r step _sizes; do
   # Into a fresh folder first: a step that fails leaves docs/images as it was.
   "$build/bin/$step" --print-only --seed 1 --svg "$tmp/$step" --html "$tmp/$step/index.html" > /dev/null < /dev/null
   rm -rf "$root/docs/images/$step"

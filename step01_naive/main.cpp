@@ -1,5 +1,5 @@
-// step01_naive: scalar FMA, and one thread's trace through the GEMM.
-// Prints what each CTA and thread owns, runs the kernel, and checks it against the CPU.
+// The step01_naive binary: the common harness prints what each CTA and thread owns,
+// runs the kernel and checks it against the CPU. The step's title and registration: CMakeLists.txt.
 #include "step01_naive.hpp"
 
 int main(int argc, char** argv) { return tut::run_step(argc, argv, step01::step()); }

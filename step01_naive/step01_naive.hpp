@@ -6,7 +6,7 @@
 
 #include "tut/harness.hpp"
 
-/// \brief Step 01: scalar FMA, and one thread's trace through the GEMM.
+/// \brief Step 01: the kernel, its launch and its printout (docs/step01_naive.md tells the story).
 namespace step01 {
 
 /// \brief Launch the step-01 kernel on \p stream (M, N multiples of 128, K a multiple of 8).

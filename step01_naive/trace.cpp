@@ -5,9 +5,11 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
+#include "derivation.hpp"
+#include "registered_step.hpp"
 #include "step01_naive.hpp"
-#include "tut/step.hpp"
-#include "tut/trace.hpp"
+#include "tut/make_step.hpp"
+#include "tut/printout.hpp"
 
 namespace step01 {
 
@@ -23,16 +25,16 @@ void trace(std::ostream& os, tut::Options const& o) {
   CtaTiler cta_tiler;
   TiledMma mma = make_tiled_mma_fma();
 
-  tut::print_tiler_and_grid(os, cta_tiler, o, kThreads);
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, kThreads);
   tut::print_fma_tiled_mma(os, mma, "see section 4");
 
   // The kernel's tensors for the traced CTA (gA, gB, gC), and the same tiling of identity tensors
   // (cA, cB, cC), which gives the global (m,k), (n,k), (m,n) of every element.
   auto const t = tut::tile_cta<Element, Element>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                 make_layout_C(M, N), int(o.block_x), int(o.block_y));
+                                                 make_layout_C(M, N), o.tile.m, o.tile.n);
 
-  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, o);
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
 
   ThrMMA thr_mma = mma.get_slice(T);
   Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
@@ -49,40 +51,30 @@ void trace(std::ostream& os, tut::Options const& o) {
   print_item(os, "C cols", cols);
   print_item(os, "A rows", a_rows, "k " + a_ks + " of k-tile 0: the same rows as C");
   print_item(os, "B rows", b_rows, "k " + b_ks + " of k-tile 0: the same cols as C");
-  tut::print_c_ownership(os, thr_mma, cta_tiler, T);
+  print_c_ownership(os, thr_mma, cta_tiler, T);
   int const k_tiles = int(size<2>(t.gA)), k_blocks = int(size<2>(tCgA)), fmas = int(size(tCgC));
   os << "\n  loop counts: " << k_tiles << " k-tiles x " << k_blocks << " k-blocks x " << fmas << " FMAs = "
      << k_tiles * k_blocks * fmas << " FMAs per thread (" << fmas << " outputs x " << k_tiles * k_blocks << " k)\n";
 
   // ---- What is new: the thread -> element mapping ---------------------------------------------------
   tut::print_section(os, 4, "What is new: how partition_C derives tCgC, and the permutation that shapes it");
-  tut::print_partition_c_derivation(os, t.gC.layout(), mma, T);
+  print_partition_c_derivation(os, t.gC.layout(), mma, T);
   constexpr int kBlkM = size<0>(CtaTiler{});
   os << "\n  The permutation is the one free choice. Three of them for the " << kBlkM << " rows (16 threads, stride "
      << kBlkM << "):\n"
      << "    permutation     logical_divide(" << kBlkM << ":" << kBlkM << ", perm)       rows of thread " << T << '\n';
-  tut::print_permutation_row<kBlkM, ThrLayout>(os, PermutationMN{}, T);
-  tut::print_permutation_row<kBlkM, ThrLayout>(os, Layout<Shape<_16, _4>, Stride<_1, _16>>{}, T);
-  tut::print_permutation_row<kBlkM, ThrLayout>(os, Layout<Shape<_16, _8>, Stride<_8, _1>>{}, T);
+  print_permutation_row<kBlkM, ThrLayout>(os, PermutationMN{}, T);
+  print_permutation_row<kBlkM, ThrLayout>(os, Layout<Shape<_16, _4>, Stride<_1, _16>>{}, T);
+  print_permutation_row<kBlkM, ThrLayout>(os, Layout<Shape<_16, _8>, Stride<_8, _1>>{}, T);
   os << "    (thread " << T << " is row group tm = " << T / 16 << "; step01 uses the first)\n";
 }
 
 }  // namespace
 
 tut::Step const& step() {
-  static tut::Step const s = [] {
-    tut::Step s;
-    s.name = "step01_naive";
-    s.title = "scalar FMA, and one thread's trace through the GEMM";
-    s.in_type = tut::DType::f32;
-    s.defaults = {256, 128, 32};
-    s.convention = {tut::Major::mn, tut::Major::mn, tut::Order::row};
-    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
-    s.multiple_of = {size<0>(CtaTiler{}), size<1>(CtaTiler{}), size<2>(CtaTiler{})};
-    s.lifted_by = "step02_local_tile";
-    s.variants = {tut::make_variant<CtaTiler, TiledMma>("default", &launch, &trace)};
-    return s;
-  }();
+  static tut::Step const s = tut::make_step<Element, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {256, 128, 32}, {tut::Major::mn, tut::Major::mn, tut::Order::row}, {size<0>(CtaTiler{}), size<1>(CtaTiler{}), size<2>(CtaTiler{})},
+      {tut::make_variant<CtaTiler, TiledMma>("default", &launch, &trace)});
   return s;
 }
 

@@ -6,7 +6,7 @@
 
 #include "tut/harness.hpp"
 
-/// \brief Step 02: CTA tiling with local_tile, and predication at the ragged edge.
+/// \brief Step 02: the kernel, its launch and its printout (docs/step02_local_tile.md tells the story).
 namespace step02 {
 
 /// \brief Launch the step-02 kernel on \p stream (any M, N, K >= 1).

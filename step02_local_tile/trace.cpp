@@ -1,5 +1,7 @@
 // Step 02's printout: the CTA tiler and grid, one thread's partitions, and the masks at the ragged edges.
+#include <iomanip>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -7,10 +9,11 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
+#include "registered_step.hpp"
 #include "step02_local_tile.hpp"
+#include "tut/make_step.hpp"
 #include "tut/mask.hpp"
-#include "tut/step.hpp"
-#include "tut/trace.hpp"
+#include "tut/printout.hpp"
 
 namespace step02 {
 
@@ -20,22 +23,65 @@ using tut::plain;
 using tut::print_item;
 using tut::str;
 
+/// \brief local_tile(m, cta_tiler, cta_coord, proj), spelled out with the three calls it makes: dice
+/// (proj), zipped_divide (tile) and a slice of the tiles mode (coord), checked against local_tile itself.
+template <class MTensor, class CtaTiler, class Proj>
+void print_local_tile(std::ostream& os, char op, MTensor const& m, CtaTiler const& cta_tiler, Proj proj,
+                      char const* proj_name, std::string const& coord_name, tut::Options const& o, char const* modes) {
+  using namespace cute;
+  auto cta_coord = make_coord(o.tile.m, o.tile.n, _);
+  auto tile = dice(proj, cta_tiler);                        // proj: the tiler modes this operand has
+  auto tiled = zipped_divide(m, tile);                      // tile: ((tile),(tiles))
+  auto coord = dice(proj, cta_coord);                       // coord: which tile; '_' keeps a mode
+  auto sliced = tiled(repeat<2>(_), append<2>(coord, _));   // what local_tile returns
+  auto ident = local_tile(make_identity_tensor(shape(m)), cta_tiler, cta_coord, proj);
+  bool const same = sliced.layout() == local_tile(m, cta_tiler, cta_coord, proj).layout();
+  std::string const mname = std::string("m") + op;
+  auto line = [&](char const* what, std::string const& call, std::string const& value) {
+    os << "    " << std::left << std::setw(7) << what << std::setw(35) << call << std::right << value << '\n';
+  };
+  auto const first = ident(0);
+  os << "  g" << op << " = local_tile(" << mname << ", cta_tiler, (" << o.tile.m << "," << o.tile.n << ",_), "
+     << proj_name << ")\n";
+  line("proj", std::string("dice(") + proj_name + ", " + plain(cta_tiler) + ")", plain(tile));
+  line("tile", "zipped_divide(" + mname + ", " + plain(tile) + ")", plain(tiled.layout()));
+  line("coord", "slice ((_,_)," + coord_name + ")", plain(sliced.layout()) + (same ? "" : "  (not local_tile's!)"));
+  line("", "", std::string(modes) + ", from " + op + "(" + str(get<0>(first)) + "," + str(get<1>(first)) + ")");
+}
+
+/// \brief One 0/1 grid of a thread's mask \p p over coordinates \p c, both (X,ROWS,COLS): rows are mode 1,
+/// columns mode 2, under a title and a header naming the columns' coordinates.
+template <class Coords, class Mask>
+tut::TextBlock mask_grid(std::string const& title, char row_name, char col_name, Coords const& c, Mask const& p) {
+  using namespace cute;
+  std::vector<std::int64_t> cols;
+  for (int j = 0; j < int(size<2>(c)); ++j) cols.push_back(get<1>(c(0, 0, j)));
+  tut::TextBlock g{title, std::string(1, row_name) + " \\ " + col_name + " " + tut::ranges(cols)};
+  for (int i = 0; i < int(size<1>(c)); ++i) {
+    std::ostringstream line;
+    line << std::setw(6) << get<0>(c(0, i, 0)) << "  ";
+    for (int j = 0; j < int(size<2>(c)); ++j) line << (j && j % 4 == 0 ? " " : "") << (p(0, i, j) ? '1' : '0');
+    g.push_back(line.str());
+  }
+  return g;
+}
+
 void trace(std::ostream& os, tut::Options const& o) {
   int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
   int const T = int(o.thread);
   CtaTiler cta_tiler;
   TiledMma mma = make_tiled_mma_fma();
 
-  tut::print_tiler_and_grid(os, cta_tiler, o, kThreads);
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, kThreads);
   tut::print_fma_tiled_mma(os, mma, "as in step01");
 
   // The kernel's tensors for the traced CTA (gA, gB, gC), and the same tiling of identity tensors
   // (cA, cB, cC), which gives the global (m,k), (n,k), (m,n) of every element.
   auto const t = tut::tile_cta<Element, Element>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                 make_layout_C(M, N), int(o.block_x), int(o.block_y));
+                                                 make_layout_C(M, N), o.tile.m, o.tile.n);
 
-  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, o);
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
 
   ThrMMA thr_mma = mma.get_slice(T);
   Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
@@ -61,10 +107,10 @@ void trace(std::ostream& os, tut::Options const& o) {
   os << "  local_tile = proj (keep the tiler modes that the Step marks _1)\n"
      << "             + tile (zipped_divide: ((tile),(tiles)))\n"
      << "             + coord (slice the tiles mode; '_' keeps that mode, here the k-tiles):\n";
-  std::string const bx = str(o.block_x), by = str(o.block_y);
-  tut::print_local_tile(os, 'A', t.mA, cta_tiler, Step<_1, X, _1>{}, "Step<_1,X,_1>", "(" + bx + ",_)", o, "(BLK_M,BLK_K,k)");
-  tut::print_local_tile(os, 'B', t.mB, cta_tiler, Step<X, _1, _1>{}, "Step<X,_1,_1>", "(" + by + ",_)", o, "(BLK_N,BLK_K,k)");
-  tut::print_local_tile(os, 'C', t.mC, cta_tiler, Step<_1, _1, X>{}, "Step<_1,_1,X>", "(" + bx + "," + by + ")", o, "(BLK_M,BLK_N)");
+  std::string const bx = str(o.tile.m), by = str(o.tile.n);
+  print_local_tile(os, 'A', t.mA, cta_tiler, Step<_1, X, _1>{}, "Step<_1,X,_1>", "(" + bx + ",_)", o, "(BLK_M,BLK_K,k)");
+  print_local_tile(os, 'B', t.mB, cta_tiler, Step<X, _1, _1>{}, "Step<X,_1,_1>", "(" + by + ",_)", o, "(BLK_N,BLK_K,k)");
+  print_local_tile(os, 'C', t.mC, cta_tiler, Step<_1, _1, X>{}, "Step<_1,_1,X>", "(" + bx + "," + by + ")", o, "(BLK_M,BLK_N)");
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
   int const gx = ceil_div(M, bm), gy = ceil_div(N, bn);
   os << "  zipped_divide rounds up (ceil_div), so the tiles reach past the edges:\n"
@@ -82,13 +128,13 @@ void trace(std::ostream& os, tut::Options const& o) {
   Tensor tCpB = tut::make_mask(tCcB, shape(t.mB));      // (MMA,MMA_N,MMA_K,k) -> n<N && k<K
   Tensor tCpC = tut::make_mask(tCcC, shape(t.mC));      // (MMA,MMA_M,MMA_N) -> m<M && n<N
   int const k_last = k_tiles - 1;
-  os << "\n  Thread " << T << "'s masks in " << tut::cta_name(o)
+  os << "\n  Thread " << T << "'s masks in " << traced.name
      << ": make_mask(tCcX, shape(mX)) = elem_less(coord, shape)\n"
      << "  1 = inside (load / store it), 0 = outside (load 0 instead / skip the store)\n";
   tut::print_side_by_side(os,
-                          {tut::mask_grid("tCpA(_,_,_," + str(k_last) + ")", 'm', 'k', tCcA(_, _, _, k_last), tCpA(_, _, _, k_last)),
-                           tut::mask_grid("tCpB(_,_,_," + str(k_last) + ")", 'n', 'k', tCcB(_, _, _, k_last), tCpB(_, _, _, k_last)),
-                           tut::mask_grid("tCpC", 'm', 'n', tCcC, tCpC)},
+                          {mask_grid("tCpA(_,_,_," + str(k_last) + ")", 'm', 'k', tCcA(_, _, _, k_last), tCpA(_, _, _, k_last)),
+                           mask_grid("tCpB(_,_,_," + str(k_last) + ")", 'n', 'k', tCcB(_, _, _, k_last), tCpB(_, _, _, k_last)),
+                           mask_grid("tCpC", 'm', 'n', tCcC, tCpC)},
                           26, "   ");
   std::vector<std::pair<std::int64_t, std::int64_t>> inside;
   for (int i = 0; i < int(size(tCpC)); ++i)
@@ -100,26 +146,18 @@ void trace(std::ostream& os, tut::Options const& o) {
     os << "  Thread " << T << " stores " << inside.size() << " of its " << int(size(tCpC)) << " C entries:\n"
        << "    rows " << in_rows << " x cols " << in_cols << "\n";
   }
-  bool const whole = (o.block_x + 1) * bm <= M && (o.block_y + 1) * bn <= N;
+  bool const whole = (o.tile.m + 1) * bm <= M && (o.tile.n + 1) * bn <= N;
   if (whole && (M % bm != 0 || N % bn != 0))
-    os << "  " << tut::cta_name(o) << " is whole in M and N; see a cut one with --block " << gx - 1 << "," << gy - 1
+    os << "  " << traced.name << " is whole in M and N; see a cut one with --tile " << gx - 1 << "," << gy - 1
        << "\n";
 }
 
 }  // namespace
 
 tut::Step const& step() {
-  static tut::Step const s = [] {
-    tut::Step s;
-    s.name = "step02_local_tile";
-    s.title = "CTA tiling with local_tile, and predication at the ragged edge";
-    s.in_type = tut::DType::f32;
-    s.defaults = {200, 150, 20};
-    s.convention = {tut::Major::mn, tut::Major::mn, tut::Order::row};
-    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
-    s.variants = {tut::make_variant<CtaTiler, TiledMma>("default", &launch, &trace)};
-    return s;
-  }();
+  static tut::Step const s = tut::make_step<Element, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {200, 150, 20}, {tut::Major::mn, tut::Major::mn, tut::Order::row}, {1, 1, 1},
+      {tut::make_variant<CtaTiler, TiledMma>("default", &launch, &trace)});
   return s;
 }
 

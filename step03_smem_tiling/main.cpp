@@ -1,5 +1,5 @@
-// step03_smem_tiling: shared-memory tiling, a copy partition and a math partition (any M, N, K).
-// Prints what each CTA and thread owns, runs the kernel, and checks it against the CPU.
+// The step03_smem_tiling binary: the common harness prints what each CTA and thread owns,
+// runs the kernel and checks it against the CPU. The step's title and registration: CMakeLists.txt.
 #include "step03_smem_tiling.hpp"
 
 int main(int argc, char** argv) { return tut::run_step(argc, argv, step03::step()); }

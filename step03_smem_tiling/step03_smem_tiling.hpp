@@ -6,7 +6,7 @@
 
 #include "tut/harness.hpp"
 
-/// \brief Step 03: shared-memory tiling, a copy partition and a math partition.
+/// \brief Step 03: the kernel, its launch and its printout (docs/step03_smem_tiling.md tells the story).
 namespace step03 {
 
 /// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream, with scalar copies

@@ -7,9 +7,10 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
+#include "registered_step.hpp"
 #include "step03_smem_tiling.hpp"
-#include "tut/step.hpp"
-#include "tut/trace.hpp"
+#include "tut/make_step.hpp"
+#include "tut/printout.hpp"
 
 namespace step03 {
 
@@ -36,7 +37,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   typename Cfg::TiledCopyA copy_a;
   typename Cfg::TiledCopyB copy_b;
 
-  tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
   print_item(os, "config", name_of<Cfg>(), "--variant: BLK_MxBLK_NxBLK_K_t<threads>_vec<VEC>");
   tut::print_fma_tiled_mma(os, mma, "runs of 4 rows, 4 cols, as in step02");
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler), vec = Cfg::kVec;
@@ -49,15 +50,15 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   // The kernel's tensors for the traced CTA (gA, gB, gC), and the same tiling of identity tensors
   // (cA, cB, cC), which gives the global (m,k), (n,k), (m,n) of every element.
   auto const t = tut::tile_cta<Element, Element>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                 make_layout_C(M, N), int(o.block_x), int(o.block_y));
+                                                 make_layout_C(M, N), o.tile.m, o.tile.n);
   // The smem tiles (never dereferenced on the host), and identity tensors of their shapes: (m,k) in the tile.
   Tensor sA = make_tensor(make_smem_ptr(static_cast<Element*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K)
   Tensor sB = make_tensor(make_smem_ptr(static_cast<Element*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K)
   Tensor csA = make_identity_tensor(shape(sA));         // (BLK_M,BLK_K) -> (m,k) in the tile
   Tensor csB = make_identity_tensor(shape(sB));         // (BLK_N,BLK_K) -> (n,k) in the tile
 
-  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, o);
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
   tut::print_smem_and_copy(os, t, sA, sB, "M-major", "N-major", Cfg::kSmemBytes, copy_a, copy_b, T,
                            "share of each k-tile, gmem -> smem", false);
   auto thr_copy_a = copy_a.get_slice(T);
@@ -139,11 +140,12 @@ void trace(std::ostream& os, tut::Options const& o) {
 
 // --svg: the pictures of the configuration the launcher runs for this problem, as trace() prints it.
 template <class Cfg>
-void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string const& step) {
+void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string const& step,
+              tut::TileSchedule const& schedule) {
   if (vector_copies_fit(Cfg::kVec, o.problem))
-    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(o, st, step);
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(o, st, step, schedule);
   else
-    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::Scalar::TiledCopyA>(o, st, step);
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::Scalar::TiledCopyA>(o, st, step, schedule);
 }
 
 template <class... Cfg>
@@ -158,17 +160,9 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 }  // namespace
 
 tut::Step const& step() {
-  static tut::Step const s = [] {
-    tut::Step s;
-    s.name = "step03_smem_tiling";
-    s.title = "shared-memory tiling: a copy partition, two barriers, a math partition";
-    s.in_type = tut::DType::f32;
-    s.defaults = {200, 152, 40};
-    s.convention = {tut::Major::mn, tut::Major::mn, tut::Order::row};
-    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
-    s.variants = variants_of(Variants{});
-    return s;
-  }();
+  static tut::Step const s = tut::make_step<Element, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {200, 152, 40}, {tut::Major::mn, tut::Major::mn, tut::Order::row}, {1, 1, 1},
+      variants_of(Variants{}));
   return s;
 }
 

@@ -6,7 +6,7 @@
 
 #include "tut/harness.hpp"
 
-/// \brief Step 04: K-major operands, bank conflicts, and the swizzle that removes them.
+/// \brief Step 04: the kernel, its launch and its printout (docs/step04_swizzle.md tells the story).
 namespace step04 {
 
 /// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream, with scalar loads

@@ -8,11 +8,12 @@
 
 #include <cute/tensor.hpp>
 
-#include "bank_model.hpp"
 #include "config.hpp"
+#include "registered_step.hpp"
+#include "smem_accesses.hpp"
 #include "step04_swizzle.hpp"
-#include "tut/step.hpp"
-#include "tut/trace.hpp"
+#include "tut/make_step.hpp"
+#include "tut/printout.hpp"
 
 namespace step04 {
 
@@ -65,7 +66,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   typename Cfg::TiledCopyA copy_a;
   typename Cfg::TiledCopyB copy_b;
 
-  tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
   print_item(os, "config", name_of<Cfg>() + (Cfg::kVec == 1 ? ", scalar loads" : ""),
              "--variant: swizzled, unswizzled or kmajor smem");
   tut::print_fma_tiled_mma(os, mma, "runs of 4 rows, 4 cols, as in step03");
@@ -82,17 +83,17 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   // The kernel's tensors for the traced CTA (gA, gB, gC), and the same tiling of identity tensors
   // (cA, cB, cC), which gives the global (m,k), (n,k), (m,n) of every element.
   auto const t = tut::tile_cta<Element, Element>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                 make_layout_C(M, N), int(o.block_x), int(o.block_y));
+                                                 make_layout_C(M, N), o.tile.m, o.tile.n);
   // The smem tiles, as the kernel makes them (over host memory, never written), and identity tensors of
   // their shapes: (m,k) in the tile.
-  HostSmem<Cfg> smem;
+  tut::HostSmem<Cfg> smem;
   Tensor sA = smem.sA();                                // (BLK_M,BLK_K)
   Tensor sB = smem.sB();                                // (BLK_N,BLK_K)
   Tensor csA = make_identity_tensor(shape(sA));         // (BLK_M,BLK_K) -> (m,k) in the tile
   Tensor csB = make_identity_tensor(shape(sB));         // (BLK_N,BLK_K) -> (n,k) in the tile
 
-  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, o);
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
   tut::print_smem_and_copy(os, t, sA, sB, smem_words<Cfg>(), smem_words<Cfg>(), Cfg::kSmemBytes, copy_a, copy_b, T,
                            "share of each k-tile, gmem -> smem", true);
   auto thr_copy_a = copy_a.get_slice(T);
@@ -176,11 +177,12 @@ void trace(std::ostream& os, tut::Options const& o) {
 
 // --svg: the pictures of the configuration the launcher runs for this problem, as trace() prints it.
 template <class Cfg>
-void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string const& step) {
+void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string const& step,
+              tut::TileSchedule const& schedule) {
   if (vector_copies_fit(Cfg::kVec, o.problem))
-    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(o, st, step);
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(o, st, step, schedule);
   else
-    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::Scalar::TiledCopyA>(o, st, step);
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::Scalar::TiledCopyA>(o, st, step, schedule);
 }
 
 // --svg: the bank maps of the printout's two instructions, before and after the swizzle.
@@ -188,7 +190,7 @@ template <class Cfg>
 void bank_pictures(tut::Options const&, std::string const& dir) {
   using Plain = typename Cfg::template WithSmem<SmemKind::plain>;
   using Swizzled = typename Cfg::template WithSmem<SmemKind::swizzled>;
-  int const loads_per_k = int(size<1>(typename Cfg::TiledMma{}.get_slice(0).partition_B(HostSmem<Cfg>{}.sB()))) / 4;
+  int const loads_per_k = int(size<1>(typename Cfg::TiledMma{}.get_slice(0).partition_B(tut::HostSmem<Cfg>{}.sB()))) / 4;
   tut::svg::write_file(dir + "/banks_store.svg",
                        tut::svg::bank_maps("step04: one warp's store into smem (warp 0, tAsA, instruction 0)",
                                            warp_instruction<Plain>(0, 0, 0), warp_instruction<Swizzled>(0, 0, 0)));
@@ -210,17 +212,9 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 }  // namespace
 
 tut::Step const& step() {
-  static tut::Step const s = [] {
-    tut::Step s;
-    s.name = "step04_swizzle";
-    s.title = "K-major operands, bank conflicts, and the swizzle that removes them";
-    s.in_type = tut::DType::f32;
-    s.defaults = {200, 152, 40};
-    s.convention = {tut::Major::k, tut::Major::k, tut::Order::row};
-    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
-    s.variants = variants_of(Variants{});
-    return s;
-  }();
+  static tut::Step const s = tut::make_step<Element, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {200, 152, 40}, {tut::Major::k, tut::Major::k, tut::Order::row}, {1, 1, 1},
+      variants_of(Variants{}));
   return s;
 }
 

@@ -6,7 +6,7 @@
 
 #include "tut/harness.hpp"
 
-/// \brief Step 05: one tensor-core instruction, and a TiledMMA of them.
+/// \brief Step 05: the kernel, its launch and its printout (docs/step05_tensorcore_mma.md tells the story).
 namespace step05 {
 
 /// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. M, N, K must be

@@ -10,9 +10,10 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
+#include "registered_step.hpp"
 #include "step05_tensorcore_mma.hpp"
-#include "tut/step.hpp"
-#include "tut/trace.hpp"
+#include "tut/make_step.hpp"
+#include "tut/printout.hpp"
 
 namespace step05 {
 
@@ -132,7 +133,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   typename Cfg::CtaTiler cta_tiler;
   typename Cfg::TiledMma mma;
 
-  tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
   print_item(os, "config", name_of<Cfg>(), "--variant atom | warps2x2");
   print_item(os, "TiledMMA",
              "SM80_16x8x16_F32F16F16F32_TN x warps " + plain(Shape<Int<Cfg::kWarpsM>, Int<Cfg::kWarpsN>, _1>{}),
@@ -142,9 +143,9 @@ void trace_config(std::ostream& os, tut::Options const& o) {
              "no predication: step06 runs any M, N");
 
   auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                    make_layout_C(M, N), int(o.block_x), int(o.block_y));
-  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, o);
+                                                    make_layout_C(M, N), o.tile.m, o.tile.n);
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
 
   ThrMMA thr_mma = mma.get_slice(T);
   Tensor tCgA = thr_mma.partition_A(t.gA);              // (MMA,MMA_M,MMA_K,k)
@@ -247,21 +248,9 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 }  // namespace
 
 tut::Step const& step() {
-  static tut::Step const s = [] {
-    tut::Step s;
-    s.name = "step05_tensorcore_mma";
-    s.title = "One warp, one tensor-core instruction, every register accounted for";
-    s.in_type = tut::DType::f16;
-    s.min_cc = 80;
-    s.defaults = {128, 128, 64};
-    s.convention = {tut::Major::k, tut::Major::k, tut::Order::row};
-    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
-    s.multiple_of = multiple_of();
-    s.lifted_by = "step06_global_gemm";
-    s.lifted_sizes = "any M and N";
-    s.variants = variants_of(Variants{});
-    return s;
-  }();
+  static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {128, 128, 64}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
+      variants_of(Variants{}));
   return s;
 }
 

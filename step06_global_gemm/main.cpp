@@ -1,5 +1,5 @@
-// step06_global_gemm: the whole GEMM on tensor cores, correct at every edge (any M and N, K a multiple
-// of 8). Prints what each CTA and thread owns, runs the kernel, and checks it against the CPU.
+// The step06_global_gemm binary: the common harness prints what each CTA and thread owns,
+// runs the kernel and checks it against the CPU. The step's title and registration: CMakeLists.txt.
 #include "step06_global_gemm.hpp"
 
 int main(int argc, char** argv) { return tut::run_step(argc, argv, step06::step()); }

@@ -6,8 +6,7 @@
 
 #include "tut/harness.hpp"
 
-/// \brief Step 06: the whole GEMM on tensor cores: cp.async into swizzled smem, a 2×2-warp TiledMMA,
-/// and predication for any M and N.
+/// \brief Step 06: the kernel, its launch and its printout (docs/step06_global_gemm.md tells the story).
 namespace step06 {
 
 /// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. K must be a multiple

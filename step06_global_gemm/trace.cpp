@@ -10,13 +10,14 @@
 
 #include <cute/tensor.hpp>
 
-#include "bank_model.hpp"
 #include "config.hpp"
+#include "registered_step.hpp"
+#include "smem_accesses.hpp"
 #include "step06_global_gemm.hpp"
+#include "tut/make_step.hpp"
 #include "tut/mask.hpp"
-#include "tut/step.hpp"
+#include "tut/printout.hpp"
 #include "tut/svg.hpp"
-#include "tut/trace.hpp"
 
 namespace step06 {
 
@@ -76,7 +77,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   typename Cfg::TiledCopyB copy_b;
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
 
-  tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
   print_item(os, "config", name_of<Cfg>(), "--variant: swizzled or unswizzled smem");
   static_assert(std::is_same_v<MmaOp, SM80_16x8x16_F32F16F16F32_TN>, "the name printed below");
   print_item(os, "TiledMMA",
@@ -94,17 +95,17 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "whole 16-byte chunks per row");
 
   auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                    make_layout_C(M, N), int(o.block_x), int(o.block_y));
+                                                    make_layout_C(M, N), o.tile.m, o.tile.n);
   // The smem tiles, as the kernel makes them (over host memory, never written), and identity tensors of
   // their shapes: (m,k) in the tile.
-  HostSmem<Cfg> smem;
+  tut::HostSmem<Cfg> smem;
   Tensor sA = smem.sA();                                // (BLK_M,BLK_K)
   Tensor sB = smem.sB();                                // (BLK_N,BLK_K)
   Tensor csA = make_identity_tensor(shape(sA));         // (BLK_M,BLK_K) -> (m,k) in the tile
   Tensor csB = make_identity_tensor(shape(sB));         // (BLK_N,BLK_K) -> (n,k) in the tile
 
-  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, o);
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
   std::string const words = Cfg::kSwizzle ? "K-major, swizzled" : "K-major";
   tut::print_smem_and_copy(os, t, sA, sB, words, words, Cfg::kSmemBytes, copy_a, copy_b, T,
                            "cp.async chunks of each k-tile", true);
@@ -155,7 +156,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
      << "  Its zero-fill form takes a src_size: 16 copies the chunk, 0 reads nothing and writes 16 zero\n"
      << "  bytes. copy_if(copy_a, tApA, tAgA, tAsA) passes each chunk's mask bit as that choice, so the\n"
      << "  tiles past the edges hold zeros, which add nothing to the sums. Thread " << T << "'s chunks in "
-     << tut::cta_name(o) << ",\n  last k-tile (" << k_last << "):\n";
+     << traced.name << ",\n  last k-tile (" << k_last << "):\n";
   print_chunks(os, 'A', 'm', tAcA(_, _, _, k_last), tApA(_, _, _, k_last));
   print_chunks(os, 'B', 'n', tBcB(_, _, _, k_last), tBpB(_, _, _, k_last));
   Tensor tCpC = tut::make_mask(thr_mma.partition_C(t.cC), shape(t.mC));  // (MMA,MMA_M,MMA_N) -> m<M && n<N
@@ -214,20 +215,9 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 }  // namespace
 
 tut::Step const& step() {
-  static tut::Step const s = [] {
-    tut::Step s;
-    s.name = "step06_global_gemm";
-    s.title = "The whole GEMM on tensor cores: cp.async, swizzled smem, 2x2 warps, any M and N";
-    s.in_type = tut::DType::f16;
-    s.min_cc = 80;
-    s.defaults = {200, 150, 40};
-    s.convention = {tut::Major::k, tut::Major::k, tut::Order::row};
-    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
-    s.multiple_of = multiple_of();
-    s.sizes_why = "each cp.async copies 16 bytes (8 halves) of a row";
-    s.variants = variants_of(Variants{});
-    return s;
-  }();
+  static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {200, 150, 40}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
+      variants_of(Variants{}));
   return s;
 }
 

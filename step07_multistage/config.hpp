@@ -8,6 +8,7 @@
 #pragma once
 
 #include <tuple>
+#include <type_traits>
 
 #include <cute/tensor.hpp>  // first: it brings the copy and MMA atoms (copy_atom.hpp alone does not compile)
 
@@ -47,7 +48,7 @@ using CopyOpG2S = SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>;
 /// exactly as mma.sync wants its fragments. One instruction replaces 4 of step 06's 32-bit loads.
 using CopyOpS2R = SM75_U32x4_LDSM_N;
 /// \brief smem -> gmem in the epilogue: one 128-bit store (4 floats) per thread and instruction.
-using CopyOpR2G = UniversalCopy<uint128_t>;
+using CopyOpS2G = UniversalCopy<uint128_t>;
 //! [atoms]
 
 //! [tiled_copy]
@@ -67,7 +68,7 @@ CUTE_HOST_DEVICE auto make_tiled_copy_cp_async() {
 template <int BLK_N, int THREADS>
 CUTE_HOST_DEVICE auto make_tiled_copy_epilogue() {
   constexpr int kThrN = BLK_N / kChunkC;                                                     // threads along a row
-  return make_tiled_copy(Copy_Atom<CopyOpR2G, ElementC>{},
+  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{},
                          Layout<Shape<Int<THREADS / kThrN>, Int<kThrN>>, Stride<Int<kThrN>, _1>>{},  // (m,n) -> thr_idx
                          Layout<Shape<_1, Int<kChunkC>>>{});                                         // (m,n) -> val_idx
 }
@@ -198,6 +199,10 @@ using Default = Config<256, 128, 64, 4, 2, 3>;
 /// \brief The smaller tile: 128×128×64, 2×2 warps, 3 stages of 32 KB: 96 KB, two CTAs per SM.
 using Small = Config<128, 128, 64, 2, 2, 3>;
 //! [default]
+// kernel.cuh's comment on the nested modes tile_to_shape makes: the default's sB repeats the 8x64 atom
+// 16 times down N, once along K and 3 times along the stages.
+static_assert(std::is_same_v<decltype(shape(Default::SmemLayoutB{})), Shape<Shape<_8, _16>, Shape<_64, _1>, Shape<_1, _3>>>,
+              "sB is ((8,16),(64,1),(1,3))");
 static_assert(Default::kStageBytes == 49152 && Default::kSmemBytes == 147456, "3 stages of 48 KB");
 static_assert(Small::kStageBytes == 32768 && Small::kSmemBytes == 98304, "3 stages of 32 KB");
 

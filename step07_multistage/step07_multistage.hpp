@@ -6,8 +6,7 @@
 
 #include "tut/harness.hpp"
 
-/// \brief Step 07: step 06's GEMM with a multistage cp.async pipeline, ldmatrix, k-blocks double-buffered
-/// in registers, and an epilogue of 128-bit stores through smem.
+/// \brief Step 07: the kernel, its launch and its printout (docs/step07_multistage.md tells the story).
 namespace step07 {
 
 /// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. K must be a multiple

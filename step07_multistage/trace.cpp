@@ -13,11 +13,13 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "model.hpp"
+#include "pipeline.hpp"
+#include "registered_step.hpp"
+#include "smem_accesses.hpp"
 #include "step07_multistage.hpp"
+#include "tut/make_step.hpp"
 #include "tut/mask.hpp"
-#include "tut/step.hpp"
-#include "tut/trace.hpp"
+#include "tut/printout.hpp"
 
 namespace step07 {
 
@@ -77,7 +79,7 @@ void print_timeline(std::ostream& os, int k_tiles) {
 
 // ldmatrix's lane -> row-address map of warp w's first A instruction, and what each lane receives.
 template <class Cfg>
-void print_ldmatrix_map(std::ostream& os, HostSmem<Cfg> const& smem, int warp) {
+void print_ldmatrix_map(std::ostream& os, tut::HostSmem<Cfg> const& smem, int warp) {
   os << "  ldmatrix.x4 (SM75_U32x4_LDSM_N), warp " << warp << ", its first A instruction of stage 0 (tXsA(_,0,0,0)):\n"
      << "  each lane names one 16-byte row of smem, 8 halves along k; lanes 8j..8j+7 are matrix j's rows.\n\n"
      << "    lane  matrix  row of sA      smem byte  bank  |  lane  matrix  row of sA      smem byte  bank\n";
@@ -119,7 +121,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   typename Cfg::TiledCopyC copy_c;
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
 
-  tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
   print_item(os, "config", name_of<Cfg>(), "--variant: 256x128 (the default) or 128x128");
   print_item(os, "stages", str(S), "k-tiles in the smem ring");
   static_assert(std::is_same_v<MmaOp, SM80_16x8x16_F32F16F16F32_TN>, "the name printed below");
@@ -143,16 +145,16 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "whole 16-byte chunks per row");
 
   auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                    make_layout_C(M, N), int(o.block_x), int(o.block_y));
-  HostSmem<Cfg> smem;
+                                                    make_layout_C(M, N), o.tile.m, o.tile.n);
+  tut::HostSmem<Cfg> smem;
   Tensor sA = smem.sA();                                // (BLK_M,BLK_K,STAGES)
   Tensor sB = smem.sB();                                // (BLK_N,BLK_K,STAGES)
   Tensor sC = smem.sC();                                // (BLK_M,BLK_N)
   int const stage_a = bm * bk * int(sizeof(ElementAB)), stage_b = bn * bk * int(sizeof(ElementAB));
   int const c_bytes = bm * bn * int(sizeof(ElementC));
 
-  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, o);
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
   os << "  shared memory: a ring of " << S << " k-tiles of A and of B, then the C tile in the same bytes\n";
   print_item(os, "sA", plain(sA.layout()), "(BLK_M,BLK_K,STAGES) -> smem_idx, K-major, swizzled");
   print_item(os, "sB", plain(sB.layout()), "(BLK_N,BLK_K,STAGES) -> smem_idx");
@@ -260,20 +262,9 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 }  // namespace
 
 tut::Step const& step() {
-  static tut::Step const s = [] {
-    tut::Step s;
-    s.name = "step07_multistage";
-    s.title = "Copy and math overlapped: a cp.async pipeline, ldmatrix, and 128-bit stores through smem";
-    s.in_type = tut::DType::f16;
-    s.min_cc = 80;
-    s.defaults = {300, 200, 200};
-    s.convention = {tut::Major::k, tut::Major::k, tut::Order::row};
-    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
-    s.multiple_of = multiple_of();
-    s.sizes_why = "each cp.async copies 16 bytes (8 halves) of a row";
-    s.variants = variants_of(Variants{});
-    return s;
-  }();
+  static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {300, 200, 200}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
+      variants_of(Variants{}));
   return s;
 }
 

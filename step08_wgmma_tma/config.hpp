@@ -9,10 +9,12 @@
 
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 
 #include <cute/tensor.hpp>  // first: it brings the copy and MMA atoms (copy_atom.hpp alone does not compile)
 
 #include "tut/problem.hpp"
+#include "tut/tile_schedule.hpp"
 
 namespace step08 {
 
@@ -74,13 +76,13 @@ struct SharedStorage {
 };
 //! [shared_storage]
 
-//! [pipeline_state]
+//! [ring_state]
 /// \brief Where one side of the pipeline is in the ring: the stage it works on next and that stage's
 /// phase. An mbarrier counts its phases; `wait_barrier(bar, p)` returns once the phase of parity p has
 /// completed. Every lap of the ring flips the parity each side waits for, so the same two barriers per
 /// stage serve every k-tile. The kernel advances these, and the printout replays them.
 template <int STAGES>
-struct PipelineState {
+struct RingState {
   int index = 0;           ///< the stage
   std::uint32_t phase = 0; ///< the parity of the barrier phase this lap waits for: 0, 1, 0, ...
   /// \brief On to the next stage; past the last, back to stage 0 with the other parity.
@@ -91,23 +93,7 @@ struct PipelineState {
     }
   }
 };
-//! [pipeline_state]
-
-//! [raster]
-/// \brief The C tile (tile_m, tile_n) that CTA \p cta of the 1-D grid computes. CTAs run roughly in order
-/// of blockIdx.x, so this order decides which tiles are in flight together: \p group_m tile-rows at a
-/// time, down a column of the group and then on to the next column. The ~132 CTAs in flight then read
-/// about group_m tiles of A's rows and 132/group_m of B's, which stay in L2 for each other, instead of
-/// every tile-row of A (blockIdx.x running down M) when M is large. The last group may have fewer rows.
-/// A bijection from 0..tiles_m·tiles_n-1 onto the tiles (the tests check it).
-CUTE_HOST_DEVICE cute::tuple<int, int> tile_of_cta(int cta, int tiles_m, int tiles_n, int group_m) {
-  int const per_group = group_m * tiles_n;                  // CTAs per group of tile-rows
-  int const first_m = cta / per_group * group_m;            // the group's first tile-row
-  int const rows = cute::min(tiles_m - first_m, group_m);   // its tile-rows (the last group: maybe fewer)
-  int const i = cta % per_group;                            // the CTA's place in its group
-  return {first_m + i % rows, i / rows};
-}
-//! [raster]
+//! [ring_state]
 
 //! [config]
 /// \brief One configuration of the step-08 kernel: every size and layout static.
@@ -131,9 +117,10 @@ struct Config {
   /// must fit the SM's 64 K registers.
   static constexpr int kProducerRegs = 40;                           ///< the producer's registers per thread
   static constexpr int kConsumerRegs = CONSUMERS == 2 ? 232 : 240;  ///< each consumer's
-  /// \brief Tile-rows per group of the CTA order (tile_of_cta). Measured on an H100: 8 and 16 alike, 3%
-  /// faster than blockIdx.x down M at 8192³, the same at 4096³.
-  static constexpr int kGroupM = 8;
+  /// \brief How the CTAs visit the tiles: a 1-D grid, one CTA per tile, in the raster order of groups of
+  /// 8 tile-rows (tut::raster_tile). Measured on an H100: groups of 8 and 16 alike, 3% faster than
+  /// blockIdx.x down M at 8192³, the same at 4096³.
+  static constexpr tut::TileSchedule kSchedule{tut::Visit::raster_1d, 8};
 
   /// \brief sA: STAGES k-tiles of A, K-major, 128B-swizzled. (m,k,stage) -> smem_idx
   using SmemLayoutA = SmemStaged<BLK_M, BLK_K, STAGES>;
@@ -164,10 +151,12 @@ struct Config {
 
 //! [default]
 /// \brief The configuration step 08 runs: a 128×256×64 CTA tile, two consumer warpgroups of 64×256 each
-/// (one m64n256k16 wgmma per 16 k), 4 stages of 48 KB: 192 KB of smem, one CTA per SM.
+/// (one m64n256k16 wgmma per 16 k), 4 stages of 48 KB (196,608 bytes) and the 8 mbarriers, which the 1 KB
+/// alignment pads to 1,024 bytes: 197,632 bytes of smem, one CTA per SM.
 using Default = Config<128, 256, 64, 4, 2>;
 //! [default]
 static_assert(Default::kStageBytes == 49152, "a stage is 16 KB of A and 32 KB of B");
+static_assert(Default::kSmemBytes == 4 * 49152 + 1024, "4 stages, then the mbarriers padded to 1 KB: 197,632 bytes");
 static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "the default's wgmma is m64n256k16, fp16 in, fp32 accumulate");
 

@@ -21,8 +21,8 @@ using namespace cute;
 /// TMA into a STAGES-deep smem ring; the consumer warpgroups (threads 0..size(mma)-1) multiply them with
 /// wgmma and store C. Any M, N >= 1: the TMA unit fills out-of-bounds elements with zeros, and the
 /// epilogue skips them. K a multiple of 8 (the launcher checks). \p vector_c: C's rows start 8-byte
-/// aligned (N even, C aligned), so whole tiles store pairs of floats. A 1-D grid: CTA i computes the tile
-/// tile_of_cta(i, ..., \p group_m) names.
+/// aligned (N even, C aligned), so whole tiles store pairs of floats. \p schedule says which tile each
+/// CTA computes (a 1-D grid: CTA i computes the raster order's tile i).
 template <class CtaTiler,
           class TA, class ALayout, class SmemLayoutA, class TmaA,
           class TB, class BLayout, class SmemLayoutB, class TmaB,
@@ -32,7 +32,7 @@ void gemm_kernel(CtaTiler cta_tiler,
                  ALayout layout_a, SmemLayoutA sA_layout, CUTE_GRID_CONSTANT TmaA const tma_a,
                  BLayout layout_b, SmemLayoutB sB_layout, CUTE_GRID_CONSTANT TmaB const tma_b,
                  TC* C, CLayout layout_c, bool vector_c,
-                 TiledMma mma, tut::Store store, int group_m)
+                 TiledMma mma, tut::Store store, tut::TileSchedule schedule)
 {
   //! [preconditions]
   // ---- Preconditions --------------------------------------------------------------------------------
@@ -62,11 +62,11 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor mB = tma_b.get_tma_tensor(shape(layout_b));        // (N,K) -> (n,k)
   Tensor mC = make_tensor(make_gmem_ptr(C), layout_c);      // (M,N)
 
-  // The grid is 1-D: CTA blockIdx.x computes the tile tile_of_cta names (grouped for L2, config.hpp).
+  // The grid is 1-D: CTA blockIdx.x computes the tile the schedule names (grouped for L2, config.hpp).
   int const tiles_m = ceil_div(size<0>(layout_c), size<0>(cta_tiler));  // ceil(M/BLK_M)
   int const tiles_n = ceil_div(size<1>(layout_c), size<1>(cta_tiler));  // ceil(N/BLK_N)
-  auto const [tile_m, tile_n] = tile_of_cta(int(blockIdx.x), tiles_m, tiles_n, group_m);
-  auto cta_coord = make_coord(tile_m, tile_n, _);           // (m,n,:)
+  tut::TileCoord const tile = schedule.tile(int(blockIdx.x), 0, tiles_m, tiles_n);
+  auto cta_coord = make_coord(tile.m, tile.n, _);           // (m,n,:)
   Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});  // (BLK_M,BLK_K,k) -> (m,k)
   Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});  // (BLK_N,BLK_K,k) -> (n,k)
   Tensor gC = local_tile(mC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N)
@@ -126,7 +126,7 @@ void gemm_kernel(CtaTiler cta_tiler,
       // TUTORIAL: for each k-tile: wait until its stage is empty; tell the stage's full barrier how many
       // bytes to expect (this is also the producer's arrival); have the TMA unit copy both boxes, each
       // completing its bytes on that barrier.
-      PipelineState<STAGES> write;                          // stage 0, parity 0
+      RingState<STAGES> write;                              // stage 0, parity 0
       for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
         // The first lap waits for parity 1: the phase "before" a fresh barrier, which counts as
         // complete, so all STAGES stages are filled at once. Later laps wait for the consumers' release.
@@ -162,8 +162,8 @@ void gemm_kernel(CtaTiler cta_tiler,
     // TUTORIAL: for each k-tile: wait until its stage is full; issue MMA_K wgmmas (16 k each) on it as
     // one batch; wait until at most one batch, this one, is still running: the previous k-tile's wgmmas
     // are done reading their stage, so this warpgroup releases it to the producer.
-    PipelineState<STAGES> read;                             // stage 0, parity 0
-    PipelineState<STAGES> release;                          // the stage read one k-tile earlier
+    RingState<STAGES> read;                                 // stage 0, parity 0
+    RingState<STAGES> release;                              // the stage read one k-tile earlier
     for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
       wait_barrier(smem.full[read.index], read.phase);
       warpgroup_fence_operand(tCrC);
@@ -184,14 +184,13 @@ void gemm_kernel(CtaTiler cta_tiler,
 
     //! [epilogue]
     // ---- Epilogue: registers -> gmem ------------------------------------------------------------------
-    // Store::owners (tests only): each thread stores its own id, numbered among the TiledMMA's threads,
-    // and the CTA by its tile, as the printout numbers them.
-    if (store == tut::Store::owners)
-      fill(tCrC, float(tut::owner_id(threadIdx.x, tile_m, tile_n, tiles_m, size(mma))));
+    // Store::owners (tests only): each thread stores its own id instead (numbered among the TiledMMA's
+    // threads), through the same partition.
+    if (store == tut::Store::owners) tut::fill_owner_id(tCrC, 0, size(mma));
     // A whole tile with 8-byte aligned rows stores each thread's (v0,v1) pairs, adjacent columns of one
     // row, as 64-bit words; any other tile stores float by float where the mask says the entry is in C.
-    bool const whole_tile = (tile_m + 1) * size<0>(cta_tiler) <= size<0>(mC) &&
-                            (tile_n + 1) * size<1>(cta_tiler) <= size<1>(mC);
+    bool const whole_tile = (tile.m + 1) * size<0>(cta_tiler) <= size<0>(mC) &&
+                            (tile.n + 1) * size<1>(cta_tiler) <= size<1>(mC);
     if (vector_c && whole_tile) {
       copy_aligned(tCrC, tCgC);
     } else {

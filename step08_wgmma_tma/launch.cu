@@ -47,14 +47,15 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   TUT_CUDA_CHECK(smem_opt_in);
 
   dim3 block(Cfg::kThreads);                                // the consumer warpgroups, then the producer
-  dim3 grid(ceil_div(M, size<0>(cta_tiler)) *               // one CTA per BLK_M x BLK_N tile of C, 1-D:
-            ceil_div(N, size<1>(cta_tiler)));               // tile_of_cta orders them
+  tut::GridDims const ctas = Cfg::kSchedule.grid(ceil_div(M, size<0>(cta_tiler)),   // one CTA per tile of C,
+                                                  ceil_div(N, size<1>(cta_tiler)));   // 1-D, raster order
+  dim3 grid(ctas.x, ctas.y);
   kernel<<<grid, block, Cfg::kSmemBytes, stream>>>(         // dynamic smem: one Cfg::Smem
       cta_tiler,
       make_layout_A(M, K), sA_layout, tma_a,
       make_layout_B(N, K), sB_layout, tma_b,
       args.C, make_layout_C(M, N), vector_c,
-      mma, args.store, Cfg::kGroupM);
+      mma, args.store, Cfg::kSchedule);
 }
 //! [launch]
 

@@ -6,8 +6,7 @@
 
 #include "tut/harness.hpp"
 
-/// \brief Step 08: step 07's GEMM the Hopper way: TMA loads into GMMA-swizzled smem, an mbarrier pipeline
-/// between a producer warpgroup and consumer warpgroups, and wgmma. sm_90a only.
+/// \brief Step 08: the kernel, its launch and its printout (docs/step08_wgmma_tma.md tells the story).
 namespace step08 {
 
 /// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. K must be a multiple

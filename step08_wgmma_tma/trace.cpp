@@ -12,11 +12,12 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "model.hpp"
+#include "pipeline.hpp"
+#include "registered_step.hpp"
 #include "step08_wgmma_tma.hpp"
+#include "tut/make_step.hpp"
 #include "tut/mask.hpp"
-#include "tut/step.hpp"
-#include "tut/trace.hpp"
+#include "tut/printout.hpp"
 
 namespace step08 {
 
@@ -42,7 +43,7 @@ std::string box_rows(int first, int rows, int extent) {
          " rows of zeros";
 }
 
-// The barrier phases of the first k-tiles, as the kernel's PipelineState counters go.
+// The barrier phases of the first k-tiles, as the kernel's RingState counters go.
 template <class Cfg>
 void print_barriers(std::ostream& os, int k_tiles) {
   constexpr int S = Cfg::kStages;
@@ -87,12 +88,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
   int const wg_rows = bm / Cfg::kConsumers;
 
-  tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
-  int const tiles_m = ceil_div(M, bm), tiles_n = ceil_div(N, bn);
-  int cta = 0;  // the CTA (blockIdx.x) that computes the traced tile
-  while (tile_of_cta(cta, tiles_m, tiles_n, Cfg::kGroupM) != make_tuple(int(o.block_x), int(o.block_y))) ++cta;
-  print_item(os, "launch", "grid (" + str(tiles_m * tiles_n) + "), 1-D: CTA i computes tile tile_of_cta(i)",
-             "groups of " + str(Cfg::kGroupM) + " tile-rows, for L2");
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads, Cfg::kSchedule);
   print_item(os, "config", name_of<Cfg>(), "--variant");
   print_item(os, "warpgroups",
              str(Cfg::kConsumers) + " consumers (threads 0.." + str(Cfg::kMmaThreads - 1) + ") + 1 producer (threads " +
@@ -112,13 +108,12 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "a TMA row pitch is a multiple of 16 bytes");
 
   auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                    make_layout_C(M, N), int(o.block_x), int(o.block_y));
+                                                    make_layout_C(M, N), o.tile.m, o.tile.n);
   Tensor sA = make_tensor(make_smem_ptr(static_cast<ElementAB*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(static_cast<ElementAB*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K,STAGES)
 
-  tut::print_section(os, 3, "Partitions of " + tut::cta_name(o) + ", thread " + str(T));
-  os << "  Tile (" << o.block_x << "," << o.block_y << ") is computed by CTA blockIdx.x = " << cta << ".\n";
-  tut::print_cta_tiles(os, t, o);
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
   os << "  The kernel tiles TMA tensors instead: tma_a.get_tma_tensor((M,K)) holds coordinates, not addresses\n";
   print_item(os, "gA", plain(t.cA.layout()), "(BLK_M,BLK_K,k) -> (m,k): where each k-tile's box starts");
   print_item(os, "gB", plain(t.cB.layout()), "(BLK_N,BLK_K,k) -> (n,k)");
@@ -133,7 +128,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "smem", str(Cfg::kSmemBytes) + " bytes per CTA",
              str(S) + " stages x " + str(Cfg::kStageBytes) + ", 2 x " + str(S) + " mbarriers, 1 KB alignment");
 
-  int const m0 = int(o.block_x) * bm, n0 = int(o.block_y) * bn;  // the tile's first row and col
+  int const m0 = o.tile.m * bm, n0 = o.tile.n * bn;  // the tile's first row and col
   os << "\n  TMA: one thread issues two copies per k-tile; each moves one box, gmem -> one stage of smem\n";
   print_item(os, "box A", str(bk) + " x " + str(bm) + " halves (k x m), " + str(Cfg::kStageBytesA) + " bytes",
              "= sA(_,_,stage): the box is the stage's layout");
@@ -222,29 +217,16 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(name_of<Cfg>(), &launch<Cfg>,
-                                                                            &trace_config<Cfg>)...};
+  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
+      name_of<Cfg>(), &launch<Cfg>, &trace_config<Cfg>, nullptr, Cfg::kSchedule)...};
 }
 
 }  // namespace
 
 tut::Step const& step() {
-  static tut::Step const s = [] {
-    tut::Step s;
-    s.name = "step08_wgmma_tma";
-    s.title = "Hopper: TMA loads, wgmma, and a producer/consumer mbarrier pipeline";
-    s.in_type = tut::DType::f16;
-    s.min_cc = 90;
-    s.max_cc = 90;
-    s.arch_why = "built for sm_90a (wgmma, setmaxnreg), which runs on compute capability 9.0 only";
-    s.defaults = {300, 600, 512};
-    s.convention = {tut::Major::k, tut::Major::k, tut::Order::row};
-    s.layout_strides = &tut::strides_for<make_layout_A, make_layout_B, make_layout_C>;
-    s.multiple_of = multiple_of();
-    s.sizes_why = "a TMA descriptor's rows must be a multiple of 16 bytes (8 halves)";
-    s.variants = variants_of(Variants{});
-    return s;
-  }();
+  static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {300, 600, 512}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
+      variants_of(Variants{}));
   return s;
 }
 

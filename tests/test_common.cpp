@@ -13,11 +13,11 @@
 
 #include "catch.hpp"
 #include "tut/cli.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 #include "tut/random.hpp"
 #include "tut/reference.hpp"
 #include "tut/status.hpp"
-#include "tut/trace.hpp"
+#include "tut/printout.hpp"
 #include "tut/verify.hpp"
 
 using namespace cute;
@@ -477,13 +477,12 @@ tut::CliResult parse(std::vector<std::string> args) {
 }  // namespace
 
 TEST_CASE("the command line parses good input and rejects bad input", "[cli]") {
-  auto r = parse({"--m", "512", "--thread", "17", "--block", "1,0", "--seed", "42", "--init", "ones"});
+  auto r = parse({"--m", "512", "--thread", "17", "--tile", "1,0", "--seed", "42", "--init", "ones"});
   REQUIRE_FALSE(r.exit_now);
   CHECK(r.options.problem.m == 512);
   CHECK(r.options.problem.n == 128);  // default kept
   CHECK(r.options.thread == 17);
-  CHECK(r.options.block_x == 1);
-  CHECK(r.options.block_y == 0);
+  CHECK(r.options.tile == tut::TileCoord{1, 0});
   CHECK(r.options.seed == 42);
   CHECK(r.options.init == tut::Init::ones);
 
@@ -492,9 +491,10 @@ TEST_CASE("the command line parses good input and rejects bad input", "[cli]") {
                                                         {"--n", "12x"},
                                                         {"--m", "1e3"},
                                                         {"--thread", "-1"},
-                                                        {"--block", "1"},
-                                                        {"--block", "1,-1"},
-                                                        {"--block", "a,b"},
+                                                        {"--tile", "1"},
+                                                        {"--tile", "1,-1"},
+                                                        {"--tile", "a,b"},
+                                                        {"--block", "1,0"},  // retired, with a message
                                                         {"--init", "zeros"},
                                                         {"--iters", "-5"},
                                                         {"--bogus"}}) {

@@ -1,6 +1,7 @@
 // Host tests of the harness: size rules, the declared operand convention, variants, device memory, the
 // TUT_REQUIRE_GPU switch, and the owner ids.
 #include <cstdlib>
+#include <set>
 #include <string>
 
 #include "catch.hpp"
@@ -58,25 +59,26 @@ TEST_CASE("a step's size rule: multiples it needs, and which step runs the rest"
   CHECK(tut::unsupported(s, {7, 9, 12}) == "stepXX_test needs K to be a multiple of 8 (got M=7 N=9 K=12)");
 }
 
-TEST_CASE("validate: the variant's threads and grid bound --thread and --block", "[harness]") {
+TEST_CASE("validate: the variant's threads and tiles bound --thread and --tile", "[harness]") {
   tut::Step s = make_step();
   tut::Options o;
   o.problem = {200, 100, 9};
   CHECK_NOTHROW(tut::validate(s, o));
-  CHECK(tut::grid_of(s.variants[0], o.problem) == std::pair<std::int64_t, std::int64_t>{2, 2});
+  CHECK(tut::tiles_of(s.variants[0], o.problem) == tut::TileCoord{2, 2});
   o.thread = 256;
   CHECK_THROWS_AS(tut::validate(s, o), tut::UsageError);
   o.thread = 255;
-  o.block_x = 2;
+  o.tile = {2, 0};
   CHECK_THROWS_AS(tut::validate(s, o), tut::UsageError);
-  o.block_x = 1;
-  o.block_y = 1;
+  o.tile = {1, 2};
+  CHECK_THROWS_AS(tut::validate(s, o), tut::UsageError);
+  o.tile = {1, 1};
   CHECK_NOTHROW(tut::validate(s, o));
   o.variant = "nope";
   CHECK_THROWS_AS(tut::validate(s, o), tut::UsageError);
   o.variant = "default";
   CHECK(&tut::find_variant(s, "") == &s.variants[0]);
-  // --owners numbers every thread of the grid below 2^24.
+  // --owners numbers every thread of every tile below 2^24.
   o.owners = true;
   CHECK_NOTHROW(tut::validate(s, o));
   o.problem = {16384, 32768, 1};  // 128 x 512 CTAs x 256 threads = 2^24 ids, 0..2^24-1: fits
@@ -110,16 +112,77 @@ TEST_CASE("TUT_REQUIRE_GPU turns a missing GPU into a failure", "[harness]") {
   unsetenv("TUT_REQUIRE_GPU");
 }
 
-TEST_CASE("owner ids number every thread of the grid once", "[harness]") {
+TEST_CASE("owner ids number every thread of every CTA's every visit once", "[harness]") {
+  // A 2-D grid: the CTA x + gx·y, one visit; the ids are dense in (y, x, t) order.
   std::uint32_t const gx = 3, gy = 2, threads = 5;
   std::uint32_t expect = 0;
   for (std::uint32_t y = 0; y < gy; ++y)
     for (std::uint32_t x = 0; x < gx; ++x)
       for (std::uint32_t t = 0; t < threads; ++t) {
-        std::uint32_t const id = tut::owner_id(t, x, y, gx, threads);
-        REQUIRE(id == expect++);  // dense, in (y, x, t) order
-        REQUIRE(id % threads == t);
-        REQUIRE(id / threads % gx == x);
-        REQUIRE(id / threads / gx == y);
+        std::uint32_t const id = tut::owner_id(t, x + gx * y, 0, gx * gy, threads);
+        REQUIRE(id == expect++);
+        tut::Owner const o = tut::owner_of(id, tut::TileSchedule{}, int(gx), int(gy), int(threads));
+        REQUIRE(o.thread == int(t));
+        REQUIRE(o.cta == int(x + gx * y));
+        REQUIRE(o.visit == 0);
+        REQUIRE(o.tile == tut::TileCoord{int(x), int(y)});
       }
+  // A persistent grid of 4 CTAs over 5x3 tiles: CTA c's visit j is raster tile c + 4j, and the id says so.
+  tut::TileSchedule const p{tut::Visit::persistent, 2, 4};
+  std::set<std::uint32_t> ids;
+  for (int cta = 0; cta < 4; ++cta)
+    for (int j = 0; j < p.visits(cta, 5, 3); ++j)
+      for (std::uint32_t t = 0; t < threads; ++t) {
+        std::uint32_t const id = tut::owner_id(t, std::uint32_t(cta), std::uint32_t(j), 4, threads);
+        REQUIRE(ids.insert(id).second);
+        REQUIRE(id < 15 * threads);  // below tiles x threads, as validate() assumes
+        tut::Owner const o = tut::owner_of(id, p, 5, 3, int(threads));
+        REQUIRE((o.cta == cta && o.visit == j && o.thread == int(t)));
+        REQUIRE(o.tile == tut::raster_tile(cta + 4 * j, 5, 3, 2));
+      }
+  CHECK(ids.size() == 15 * threads);
+  CHECK(tut::owner_str(tut::owner_id(2, 1, 2, 4, threads), p, 5, 3, int(threads)) ==
+        "CTA 1 thread 2 on its visit 2 (tile (" + std::to_string(tut::raster_tile(9, 5, 3, 2).m) + "," +
+            std::to_string(tut::raster_tile(9, 5, 3, 2).n) + "))");
+  CHECK(tut::owner_str(tut::owner_id(4, 5, 0, 6, threads), tut::TileSchedule{}, 3, 2, int(threads)) ==
+        "CTA (2,1) thread 4");
+  CHECK(tut::owner_str(tut::kNoOwner, p, 5, 3, int(threads)) == "nobody");
+}
+
+TEST_CASE("the owner partition names each entry's thread, CTA and visit, under every schedule", "[harness]") {
+  // A small scalar-FMA CTA: 4x4 threads over an 8x8 tile, each thread 2x2 entries.
+  using CtaTiler = cute::Shape<cute::_8, cute::_8, cute::_4>;
+  using TiledMma = decltype(cute::make_tiled_mma(cute::UniversalFMA<float, float, float>{},
+                                                 cute::Layout<cute::Shape<cute::_4, cute::_4, cute::_1>>{}));
+  int const threads = 16;
+  for (tut::TileSchedule const s : {tut::TileSchedule{}, tut::TileSchedule{tut::Visit::raster_1d, 2},
+                                    tut::TileSchedule{tut::Visit::persistent, 3, 4},
+                                    tut::TileSchedule{tut::Visit::persistent, 1, 100}})
+    for (tut::Problem const p : {tut::Problem{1, 1, 4}, tut::Problem{8, 8, 4}, tut::Problem{37, 21, 4},
+                                 tut::Problem{64, 9, 4}, tut::Problem{17, 70, 4}}) {
+      CAPTURE(int(s.visit), s.group_m, s.ctas, p.m, p.n);
+      auto const owners = tut::owners_by_partition_C<CtaTiler, TiledMma>(p, s);
+      int const tiles_m = int((p.m + 7) / 8), tiles_n = int((p.n + 7) / 8);
+      std::set<std::uint32_t> ids;
+      std::size_t wrong = 0;
+      for (std::int64_t m = 0; m < p.m; ++m)
+        for (std::int64_t n = 0; n < p.n; ++n) {
+          std::uint32_t const id = owners[std::size_t(m * p.n + n)];
+          if (id == tut::kNoOwner || id == tut::kManyOwners) {
+            ++wrong;
+            continue;
+          }
+          ids.insert(id);
+          tut::Owner const o = tut::owner_of(id, s, tiles_m, tiles_n, threads);
+          tut::TileCoord const tile{int(m / 8), int(n / 8)};
+          tut::TileVisitor const v = tut::visitor_of(s, tile, tiles_m, tiles_n);
+          // The tile the id names holds (m,n), and the schedule sends that CTA there on that visit.
+          if (!(o.tile == tile) || o.cta != v.cta || o.visit != v.visit) ++wrong;
+          // The FMA partition: thread (tm,tn) = (t%4, t/4) holds rows tm, tm+4 and cols tn, tn+4 of a tile.
+          if (o.thread % 4 != int(m % 8) % 4 || o.thread / 4 != int(n % 8) % 4) ++wrong;
+        }
+      CHECK(wrong == 0);
+      // Every thread of every visited tile stores something when the tiles are whole.
+      if (p.m % 8 == 0 && p.n % 8 == 0) CHECK(ids.size() == std::size_t(tiles_m * tiles_n * threads));
+    }
 }

@@ -9,9 +9,10 @@
 
 #include "catch.hpp"
 #include "config.hpp"
+#include "derivation.hpp"
 #include "step01_naive.hpp"
-#include "tut/print.hpp"
-#include "tut/trace.hpp"
+#include "tut/format.hpp"
+#include "tut/printout.hpp"
 
 using namespace cute;
 using step01::CtaTiler;
@@ -168,7 +169,7 @@ TEST_CASE("the permutation comparison, as the printout computes it", "[step01][m
   CHECK(plain(take<0, 2>(flat(Layout<Shape<_16, _8>, Stride<_8, _1>>{}))) == "(16,8):(1024,128)");
 
   // The rows the printout lists, through its own function, with the step's thread layout.
-  auto rows_of_thread0 = [](auto perm) { return tut::rows_with_permutation<128, step01::ThrLayout>(perm, 0); };
+  auto rows_of_thread0 = [](auto perm) { return step01::rows_with_permutation<128, step01::ThrLayout>(perm, 0); };
   CHECK(rows_of_thread0(step01::PermutationMN{}) == "{0..3, 64..67}");
   // ... and they are the rows the step's own TiledMMA gives thread 0.
   CHECK(rows_of_thread0(step01::PermutationMN{}) ==

@@ -10,7 +10,7 @@
 #include "config.hpp"
 #include "step02_local_tile.hpp"
 #include "tut/mask.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 
 using namespace cute;
 using step02::CtaTiler;
@@ -151,8 +151,8 @@ TEST_CASE("step 02 runs any size, with step 01's layouts and tiler", "[step02]")
   CHECK(st.b_k == 150);
   CHECK(st.c_m == 150);
   CHECK(st.c_n == 1);
-  // The grid and k-tile counts round up.
-  CHECK(tut::grid_of(v, {200, 150, 20}) == std::pair<std::int64_t, std::int64_t>{2, 2});
-  CHECK(tut::grid_of(v, {1, 1, 1}) == std::pair<std::int64_t, std::int64_t>{1, 1});
+  // The tile and k-tile counts round up.
+  CHECK(tut::tiles_of(v, {200, 150, 20}) == tut::TileCoord{2, 2});
+  CHECK(tut::tiles_of(v, {1, 1, 1}) == tut::TileCoord{1, 1});
   CHECK(ceil_div(20, size<2>(CtaTiler{})) == 3);
 }

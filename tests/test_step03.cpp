@@ -11,7 +11,7 @@
 #include "config.hpp"
 #include "step03_smem_tiling.hpp"
 #include "tut/mask.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 
 using namespace cute;
 using step03::Config;

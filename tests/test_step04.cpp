@@ -9,12 +9,12 @@
 
 #include <cute/tensor.hpp>
 
-#include "bank_model.hpp"
+#include "smem_accesses.hpp"
 #include "catch.hpp"
 #include "config.hpp"
 #include "step04_swizzle.hpp"
 #include "tut/mask.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 
 using namespace cute;
 using step04::Default;
@@ -116,7 +116,7 @@ TEST_CASE("the copy partition covers each smem tile once, 4 consecutive k of a r
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     INFO(name_of<Cfg>());
-    step04::HostSmem<Cfg> smem;
+    tut::HostSmem<Cfg> smem;
     auto check = [&](auto const& copy, auto const& s) {
       Tensor cS = make_identity_tensor(shape(s));  // (BLK_MN,BLK_K) -> (mn,k)
       std::map<std::pair<int, int>, int> writers;
@@ -155,7 +155,7 @@ TEST_CASE("the math partition: tCsA rows are tCgC rows, tCsB rows tCgC cols, rea
     INFO(name_of<Cfg>());
     typename Cfg::CtaTiler cta_tiler;
     typename Cfg::TiledMma mma;
-    step04::HostSmem<Cfg> smem;
+    tut::HostSmem<Cfg> smem;
     Tensor sA = smem.sA();
     int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
     Tensor csA = make_identity_tensor(shape(sA));                            // (BLK_M,BLK_K) -> (m,k)

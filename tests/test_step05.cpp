@@ -13,7 +13,7 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "step05_tensorcore_mma.hpp"
-#include "tut/trace.hpp"
+#include "tut/printout.hpp"
 
 using namespace cute;
 using step05::Atom;

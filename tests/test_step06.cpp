@@ -11,12 +11,12 @@
 
 #include <cute/tensor.hpp>
 
-#include "bank_model.hpp"
+#include "smem_accesses.hpp"
 #include "catch.hpp"
 #include "config.hpp"
 #include "step06_global_gemm.hpp"
 #include "tut/mask.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 
 using namespace cute;
 using step06::Default;
@@ -70,7 +70,7 @@ TEST_CASE("the cp.async partition covers each smem tile once, in 16-byte chunks 
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     INFO(name_of<Cfg>());
-    step06::HostSmem<Cfg> smem;
+    tut::HostSmem<Cfg> smem;
     int const M = 300, K = 96;  // a gmem problem for the source side: 16-byte rows, several k-tiles
     std::vector<step06::ElementAB> gmem(std::size_t(M * K));
     Tensor mA = make_tensor(make_gmem_ptr(gmem.data()), step06::make_layout_A(M, K));  // (M,K)
@@ -122,7 +122,7 @@ TEST_CASE("the math partition over smem addresses the elements it names, through
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     INFO(name_of<Cfg>());
-    step06::HostSmem<Cfg> smem;
+    tut::HostSmem<Cfg> smem;
     Tensor sA = smem.sA();
     Tensor sB = smem.sB();
     Tensor csA = make_identity_tensor(shape(sA));  // (BLK_M,BLK_K) -> (m,k)
@@ -268,8 +268,7 @@ TEST_CASE("the printout: smem bytes, the swizzle, gemm()'s counts, thread 0's ch
   CHECK(out.find("bank conflicts (model): tCsA (load A), swizzled: 0 extra wavefronts per k-tile") != std::string::npos);
   // An edge CTA: thread 77 is row 19 (+32i) at chunk 1 (k 8..15); in CTA (1,1) of 200x150x40, rows 147,
   // 179 of A exist, 211 and 243 do not, and in the last k-tile (k 32..39) only chunk 0 exists.
-  o.block_x = 1;
-  o.block_y = 1;
+  o.tile = {1, 1};
   o.thread = 77;
   std::string const edge = trace_of(o);
   CHECK(edge.find("A(m=147, k=40..47)  zero-fill (src_size 0)") != std::string::npos);

@@ -13,10 +13,11 @@
 
 #include "catch.hpp"
 #include "config.hpp"
-#include "model.hpp"
+#include "pipeline.hpp"
+#include "smem_accesses.hpp"
 #include "step07_multistage.hpp"
 #include "tut/mask.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 
 using namespace cute;
 using step07::Default;
@@ -87,7 +88,7 @@ TEST_CASE("the cp.async partition covers every stage once, in 16-byte chunks on 
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     INFO(name_of<Cfg>());
-    step07::HostSmem<Cfg> smem;
+    tut::HostSmem<Cfg> smem;
     auto check = [&](auto const& copy, auto const& s) {
       Tensor cs = make_identity_tensor(product_each(shape(s)));  // (BLK_MN,BLK_K,STAGES) -> (mn,k,stage)
       std::map<std::tuple<int, int, int>, int> writers;
@@ -128,7 +129,7 @@ TEST_CASE("ldmatrix: each lane names one 16-byte row, and fills exactly the MMA'
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     INFO(name_of<Cfg>());
-    step07::HostSmem<Cfg> smem;
+    tut::HostSmem<Cfg> smem;
     typename Cfg::TiledMma mma;
     auto check = [&](auto const& s2r, auto const& s, auto const& partition) {
       Tensor cs = make_identity_tensor(product_each(shape(s(_, _, 0))));  // (BLK_MN,BLK_K) -> (mn,k)
@@ -187,7 +188,7 @@ TEST_CASE("ldmatrix is conflict-free: each phase of 8 lanes covers the 8 16-byte
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     INFO(name_of<Cfg>());
-    step07::HostSmem<Cfg> smem;
+    tut::HostSmem<Cfg> smem;
     for (bool a : {true, false}) {
       auto per_stage = [](auto const& tXs) { return int(size<1>(tXs) * size<2>(tXs)); };  // CPY_MN x CPY_K
       int const instrs = a ? per_stage(typename Cfg::S2RCopyA{}.get_slice(0).partition_S(smem.sA()))
@@ -214,7 +215,7 @@ TEST_CASE("the epilogue: sC's accesses are conflict-free, and its copy partition
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     INFO(name_of<Cfg>());
-    step07::HostSmem<Cfg> smem;
+    tut::HostSmem<Cfg> smem;
     Tensor sC = smem.sC();                          // (BLK_M,BLK_N)
     Tensor csC = make_identity_tensor(product_each(shape(sC)));  // (BLK_M,BLK_N) -> (m,n)
     int const bm = size<0>(sC), bn = size<1>(sC);

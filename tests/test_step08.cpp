@@ -19,10 +19,10 @@
 
 #include "catch.hpp"
 #include "config.hpp"
-#include "model.hpp"
+#include "pipeline.hpp"
 #include "step08_wgmma_tma.hpp"
 #include "tut/mask.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 
 using namespace cute;
 using step08::Default;
@@ -147,27 +147,6 @@ TEST_CASE("the warpgroups' partitions: A's rows by warpgroup, all of B, each C e
   });
 }
 
-TEST_CASE("the CTA order: a bijection onto the tiles, group_m tile-rows at a time", "[step08]") {
-  for (int tiles_m : {1, 2, 3, 7, 8, 9, 16, 33, 64})
-    for (int tiles_n : {1, 2, 5, 16, 32})
-      for (int group : {1, 2, 3, 8, 16}) {
-        INFO(tiles_m << "x" << tiles_n << " tiles, groups of " << group);
-        std::vector<int> hits(std::size_t(tiles_m * tiles_n), 0);
-        for (int cta = 0; cta < tiles_m * tiles_n; ++cta) {
-          auto const [m, n] = step08::tile_of_cta(cta, tiles_m, tiles_n, group);
-          REQUIRE((m >= 0 && m < tiles_m && n >= 0 && n < tiles_n));
-          ++hits[std::size_t(m * tiles_n + n)];
-          // CTA cta belongs to group cta / (group·tiles_n), which holds tile-rows group·g .. group·g+group-1.
-          REQUIRE(m / group == cta / (group * tiles_n));
-        }
-        for (int h : hits) REQUIRE(h == 1);
-      }
-  // The first CTAs of a 32x16-tile problem (4096x4096): 8 rows down column 0, then column 1.
-  CHECK(step08::tile_of_cta(7, 32, 16, 8) == make_tuple(7, 0));
-  CHECK(step08::tile_of_cta(8, 32, 16, 8) == make_tuple(0, 1));
-  CHECK(step08::tile_of_cta(128, 32, 16, 8) == make_tuple(8, 0));
-}
-
 namespace {
 
 // The mbarrier protocol of the kernel, run by a scheduler that picks any actor able to move: one producer
@@ -199,9 +178,9 @@ struct PipelineModel {
   int readers[STAGES] = {};       // consumer batches whose wgmmas may still read the stage
   std::deque<std::pair<int, int>> in_flight;  // (stage, k-tile) of each TMA copy not yet delivered
   // The producer's and each consumer's place, as the kernel keeps them.
-  step08::PipelineState<STAGES> write;
+  step08::RingState<STAGES> write;
   int produced = 0;
-  std::vector<step08::PipelineState<STAGES>> read, release;
+  std::vector<step08::RingState<STAGES>> read, release;
   std::vector<int> consumed;
 
   PipelineModel(int k, int c) : k_tiles(k), consumers(c), read(std::size_t(c)), release(std::size_t(c)),
@@ -387,10 +366,10 @@ TEST_CASE("the printout: TMA boxes, the atom, the accumulators, the barrier phas
   CHECK(has("    0       0      parity 1 (passes: fresh)      TMA A,B  parity 0                     -"));
   CHECK(has("    4       0      parity 0 (k-tile 0 read)      TMA A,B  parity 1                     empty[3] (k-tile 3)"));
   CHECK(has("Thread 0 stores all 128 of its entries."));
-  o.block_x = 2;
-  o.block_y = 2;
+  o.tile = {2, 2};
   o.thread = 200;
   std::string const edge = trace_of(o);
+  // 3x3 tiles in groups of 8 tile-rows: one group, down each column: tile (2,2) is raster tile 2 + 3*2.
   CHECK(edge.find("Tile (2,2) is computed by CTA blockIdx.x = 8.") != std::string::npos);
   CHECK(edge.find("A rows     256..383, of which 256..299 exist; 84 rows of zeros") != std::string::npos);
   CHECK(edge.find("B rows     512..767, of which 512..599 exist; 168 rows of zeros") != std::string::npos);

@@ -1,27 +1,22 @@
-// The contract every registered step keeps: what it declares to the harness (convention, sizes, input
-// type, variants) agrees with its own layouts and with its add_tutorial_step() registration, and the
-// host partition behind the printout and the owner test stores every C entry exactly once.
+// The contract every registered step keeps: what it declares to the harness (convention, sizes,
+// variants, tile schedule) agrees with its own layouts, and the host partition behind the printout and
+// the owner test stores every C entry exactly once, from the CTA its schedule sends to that tile.
 #include <filesystem>
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
 
 #include "catch.hpp"
+#include "tut/harness.hpp"
 #include "tut/owner.hpp"
 #include "tut/pictures.hpp"
-#include "tut/steps.hpp"
+#include "tut/registration.hpp"
 
 namespace {
-
-// The size class a step's multiple_of declares, as add_tutorial_step() names it.
-std::string size_class(tut::Step const& s) {
-  tut::Problem const& q = s.multiple_of;
-  if (q.m == 1 && q.n == 1) return q.k == 1 ? "ANY" : "ANY_MN";
-  return "TILE_MULTIPLES";
-}
 
 // Problems a step runs: ragged ones for a step of any size (any M and N), tile multiples for the others.
 std::vector<tut::Problem> problems_for(tut::Step const& s) {
@@ -33,21 +28,17 @@ std::vector<tut::Problem> problems_for(tut::Step const& s) {
 
 }  // namespace
 
-TEST_CASE("every step is registered once, with the properties it declares", "[steps]") {
+TEST_CASE("every step is registered once, and refuses the sizes its rule refuses", "[steps]") {
   auto const& steps = tut::all_steps();
   REQUIRE(steps.size() >= 3);
   std::set<std::string> names;
   for (auto const& r : steps) {
-    tut::Step const& s = *r.step;
+    tut::Step const& s = *r;
     CAPTURE(s.name);
     CHECK(names.insert(s.name).second);
     CHECK(s.name.rfind("step", 0) == 0);
-    CHECK(std::string(r.input) == (s.in_type == tut::DType::f16 ? "f16" : "f32"));
-    CHECK(r.min_cc == s.min_cc);
-    std::string const sizes = size_class(s);
-    CHECK(std::string(r.sizes) == sizes);
     CHECK(tut::unsupported(s, s.defaults).empty());
-    if (sizes == "TILE_MULTIPLES") {
+    if (s.sizes == tut::SizeRule::tile_multiples) {
       // Tile multiples are whole tiles of every variant (the largest tile, when the others divide it), and
       // the message names the step that lifts the limit.
       bool is_a_tile = false;
@@ -62,7 +53,7 @@ TEST_CASE("every step is registered once, with the properties it declares", "[st
       std::string const why = tut::unsupported(s, {s.multiple_of.m + 1, s.multiple_of.n, s.multiple_of.k});
       CHECK_FALSE(s.lifted_by.empty());
       CHECK(why.find(s.lifted_by) != std::string::npos);
-    } else if (sizes == "ANY_MN") {
+    } else if (s.sizes == tut::SizeRule::any_mn) {
       // Any M and N; K in whole units of multiple_of.k, and the message says why the rest is refused.
       CHECK(tut::unsupported(s, {1, 1, s.multiple_of.k}).empty());
       CHECK(tut::unsupported(s, {997, 1009, 127 * s.multiple_of.k}).empty());
@@ -79,7 +70,7 @@ TEST_CASE("every step is registered once, with the properties it declares", "[st
 
 TEST_CASE("every step's layouts are the convention it declares", "[steps]") {
   for (auto const& r : tut::all_steps()) {
-    tut::Step const& s = *r.step;
+    tut::Step const& s = *r;
     CAPTURE(s.name);
     REQUIRE(s.layout_strides != nullptr);
     for (tut::Problem const& p : problems_for(s)) {
@@ -92,7 +83,7 @@ TEST_CASE("every step's layouts are the convention it declares", "[steps]") {
 
 TEST_CASE("every variant is complete, and its partition stores every C entry exactly once", "[steps]") {
   for (auto const& r : tut::all_steps()) {
-    tut::Step const& s = *r.step;
+    tut::Step const& s = *r;
     CAPTURE(s.name);
     REQUIRE_FALSE(s.variants.empty());
     std::set<std::string> names;
@@ -108,9 +99,9 @@ TEST_CASE("every variant is complete, and its partition stores every C entry exa
       CHECK(v.tile_k > 0);
       for (tut::Problem const& p : problems_for(s)) {
         CAPTURE(p.m, p.n, p.k);
-        auto const owners = v.owners(p);
+        auto const owners = v.owners(p, v.schedule);
         REQUIRE(owners.size() == std::size_t(p.m * p.n));
-        auto const gx = tut::grid_of(v, p).first;
+        tut::TileCoord const tiles = tut::tiles_of(v, p);
         std::size_t bad = 0;
         for (std::int64_t m = 0; m < p.m; ++m)
           for (std::int64_t n = 0; n < p.n; ++n) {
@@ -119,9 +110,11 @@ TEST_CASE("every variant is complete, and its partition stores every C entry exa
               ++bad;
               continue;
             }
-            // The owner's CTA is the one whose tile holds (m,n).
-            std::uint32_t const cta = id / std::uint32_t(v.threads);
-            if (std::int64_t(cta % gx) != m / v.tile_m || std::int64_t(cta / gx) != n / v.tile_n) ++bad;
+            // The owner's CTA and visit are those the schedule sends to the tile that holds (m,n).
+            tut::Owner const o = tut::owner_of(id, v.schedule, tiles.m, tiles.n, v.threads);
+            tut::TileCoord const tile{int(m / v.tile_m), int(n / v.tile_n)};
+            tut::TileVisitor const want = tut::visitor_of(v.schedule, tile, tiles.m, tiles.n);
+            if (!(o.tile == tile) || o.cta != want.cta || o.visit != want.visit || o.thread >= v.threads) ++bad;
           }
         CHECK(bad == 0);
       }
@@ -129,9 +122,39 @@ TEST_CASE("every variant is complete, and its partition stores every C entry exa
   }
 }
 
+TEST_CASE("every variant's CTAs visit every tile of C exactly once", "[steps][schedule]") {
+  // 24 problems a step may run: one entry, ragged edges in M, N or both, whole tiles, long and thin.
+  std::vector<std::pair<std::int64_t, std::int64_t>> const mn{
+      {1, 1},      {1, 1000},   {1000, 1},   {7, 13},     {127, 131},   {128, 128},   {129, 128},  {128, 129},
+      {200, 150},  {257, 385},  {300, 600},  {513, 511},  {997, 1009},  {1000, 999},  {1024, 1024}, {2048, 100},
+      {100, 2048}, {3000, 777}, {4096, 4096}, {4095, 4097}, {8192, 8192}, {16384, 128}, {256, 12288}, {5000, 3}};
+  for (auto const& r : tut::all_steps()) {
+    tut::Step const& s = *r;
+    for (tut::Variant const& v : s.variants) {
+      CAPTURE(s.name, v.name);
+      for (auto const& [m, n] : mn) {
+        CAPTURE(m, n);
+        tut::TileCoord const tiles = tut::tiles_of(v, {m, n, s.multiple_of.k});
+        REQUIRE((tiles.m == int((m + v.tile_m - 1) / v.tile_m) && tiles.n == int((n + v.tile_n - 1) / v.tile_n)));
+        std::vector<int> hits(std::size_t(tiles.m) * std::size_t(tiles.n), 0);
+        int const ctas = v.schedule.cta_count(tiles.m, tiles.n);
+        for (int cta = 0; cta < ctas; ++cta)
+          for (int j = 0; j < v.schedule.visits(cta, tiles.m, tiles.n); ++j) {
+            tut::TileCoord const t = v.schedule.tile(cta, j, tiles.m, tiles.n);
+            REQUIRE((t.m >= 0 && t.m < tiles.m && t.n >= 0 && t.n < tiles.n));
+            ++hits[std::size_t(t.m) * std::size_t(tiles.n) + std::size_t(t.n)];
+          }
+        std::size_t wrong = 0;
+        for (int h : hits) wrong += h == 1 ? 0 : 1;
+        CHECK(wrong == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("every variant prints its partitions for its defaults and for an edge CTA", "[steps]") {
   for (auto const& r : tut::all_steps()) {
-    tut::Step const& s = *r.step;
+    tut::Step const& s = *r;
     for (tut::Variant const& v : s.variants) {
       CAPTURE(s.name, v.name);
       tut::Options o;
@@ -141,13 +164,19 @@ TEST_CASE("every variant prints its partitions for its defaults and for an edge 
       v.trace(os, o);
       CHECK(os.str().find("== 3. Partitions") != std::string::npos);
       CHECK(os.str().find("== 4. What is new") != std::string::npos);
-      auto const [gx, gy] = tut::grid_of(v, o.problem);
-      o.block_x = gx - 1;
-      o.block_y = gy - 1;
+      tut::TileCoord const tiles = tut::tiles_of(v, o.problem);
+      o.tile = {tiles.m - 1, tiles.n - 1};
       o.thread = v.threads - 1;
       std::ostringstream edge;
       v.trace(edge, o);
-      CHECK(edge.str().find("CTA (" + std::to_string(gx - 1) + "," + std::to_string(gy - 1) + ")") != std::string::npos);
+      // The printout names the traced tile's CTA as the schedule says.
+      int const cta = tut::visitor_of(v.schedule, o.tile, tiles.m, tiles.n).cta;
+      std::string const name =
+          v.schedule.visit == tut::Visit::grid_2d
+              ? "CTA (" + std::to_string(tiles.m - 1) + "," + std::to_string(tiles.n - 1) + ")"
+              : "tile (" + std::to_string(tiles.m - 1) + "," + std::to_string(tiles.n - 1) + ") (CTA " +
+                    std::to_string(cta) + ")";
+      CHECK(edge.str().find("== 3. Partitions of " + name) != std::string::npos);
     }
   }
 }
@@ -156,7 +185,7 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
   namespace fs = std::filesystem;
   fs::path const root = fs::temp_directory_path() / ("tut_pictures_" + std::to_string(::getpid()));
   for (auto const& r : tut::all_steps()) {
-    tut::Step const& s = *r.step;
+    tut::Step const& s = *r;
     for (tut::Variant const& v : s.variants) {
       CAPTURE(s.name, v.name);
       REQUIRE(v.pictures != nullptr);
@@ -166,7 +195,7 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
       o.svg_dir = (root / (s.name + "_" + v.name)).string();
       o.html_file = o.svg_dir + "/page.html";
       tut::make_dir(o.svg_dir);
-      v.pictures(o, tut::strides_of(s.convention, o.problem), s.name);
+      v.pictures(o, tut::strides_of(s.convention, o.problem), s.name, v.schedule);
       if (v.extra_svg) v.extra_svg(o, o.svg_dir);
       for (char const* f : {"ownership.svg", "thread.svg", "grid.svg", "page.html"}) {
         CAPTURE(f);

@@ -1,4 +1,4 @@
-// The shared-memory bank model (tut/banks.hpp), and its printouts (tut/smem_model.hpp).
+// The shared-memory bank model and its printouts (tut/banks.hpp).
 #include "tut/banks.hpp"
 
 #include <algorithm>
@@ -9,7 +9,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "tut/smem_model.hpp"
 
 namespace tut::banks {
 

@@ -15,14 +15,14 @@ namespace tut {
 
 namespace {
 
-// "X,Y" -> two non-negative integers.
-std::pair<std::int64_t, std::int64_t> parse_block(std::string const& s) {
+// "M,N" -> two non-negative integers.
+TileCoord parse_tile(std::string const& s) {
   auto const comma = s.find(',');
-  auto bad = [&] { return UsageError("--block expects X,Y (two non-negative integers), got '" + s + "'"); };
+  auto bad = [&] { return UsageError("--tile expects M,N (two non-negative integers), got '" + s + "'"); };
   if (comma == std::string::npos) throw bad();
   auto num = [&](std::string const& part) {
     if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9) throw bad();
-    return std::int64_t(std::stoll(part));
+    return std::stoi(part);
   };
   return {num(s.substr(0, comma)), num(s.substr(comma + 1))};
 }
@@ -35,15 +35,23 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
 
   Options o;
   o.problem = spec.defaults;
-  std::string block = "0,0";
+  std::string tile = "0,0";
+  std::string block;
   std::string init = "random";
   std::optional<std::uint64_t> seed;
 
   app.add_option("--m", o.problem.m, "rows of C and A (M)")->capture_default_str();
   app.add_option("--n", o.problem.n, "columns of C, rows of B (N)")->capture_default_str();
   app.add_option("--k", o.problem.k, "reduction extent (K)")->capture_default_str();
-  app.add_option("--thread", o.thread, "thread of the traced CTA to print")->capture_default_str();
-  app.add_option("--block", block, "CTA to trace, as X,Y (X along M, Y along N)")->capture_default_str();
+  app.add_option("--tile", tile,
+                 "C tile to trace, as M,N: tile-row M (rows M*BLK_M..), tile-col N; the printout says which CTA "
+                 "computes it")
+      ->type_name("M,N")
+      ->capture_default_str();
+  app.add_option("--thread", o.thread, "thread to trace, of the CTA that computes the traced tile")
+      ->capture_default_str();
+  // Retired: a CTA no longer names a tile (a 1-D or persistent grid numbers its CTAs otherwise).
+  app.add_option("--block", block, "retired: use --tile M,N")->group("");
   app.add_flag("--print-only", o.print_only, "print the layouts and partitions; run nothing (no GPU needed)");
   app.add_flag("--quiet", o.quiet, "skip the partition printout (sections 2-4)");
   app.add_option("--seed", seed, "seed of the random inputs (default: a fresh one, printed)");
@@ -58,18 +66,18 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
   app.add_option("--variant", o.variant, "compiled configuration to run (default: the first): " + names)
       ->check(CLI::IsMember(spec.variants));
   app.add_option("--svg", o.svg_dir,
-                 "write the pictures of the traced CTA and thread (SVG) into DIR, created if missing")
+                 "write the pictures of the traced tile and thread (SVG) into DIR, created if missing")
       ->type_name("DIR")
       ->group("Pictures");
   app.add_option("--html", o.html_file,
-                 "write one self-contained page of the traced CTA's C tile: hover a cell, pick a thread")
+                 "write one self-contained page of the traced C tile: hover a cell, pick a thread")
       ->type_name("FILE")
       ->group("Pictures");
   bool list_variants = false;
   app.add_flag("--list-variants", list_variants, "print the names --variant accepts, one a line, and exit");
   std::string fault = "none";
   app.add_flag("--owners", o.owners,
-               "run the owner epilogue: check that every C entry is stored by the thread and CTA the "
+               "run the owner epilogue: check that every C entry is stored by the thread, CTA and tile the "
                "printout names")
       ->group("Checks");
   app.add_option("--inject", fault,
@@ -101,9 +109,10 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
     throw UsageError("M, N and K must be at least 1 (got M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) +
                      " K=" + std::to_string(p.k) + ")");
   if (o.thread < 0) throw UsageError("--thread must be at least 0 (got " + std::to_string(o.thread) + ")");
-  auto const [bx, by] = parse_block(block);
-  o.block_x = bx;
-  o.block_y = by;
+  if (!block.empty())
+    throw UsageError("--block is retired: pick the C tile to trace with --tile M,N; the printout says which CTA "
+                     "computes it (in a 2-D grid, CTA (M,N))");
+  o.tile = parse_tile(tile);
   o.init = init == "ones" ? Init::ones : Init::random;
   o.fault = fault == "no-launch"        ? Fault::no_launch
             : fault == "skip-one"       ? Fault::skip_one

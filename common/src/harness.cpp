@@ -14,7 +14,7 @@
 #include "tut/cuda_check.hpp"
 #include "tut/owner.hpp"
 #include "tut/pictures.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 #include "tut/random.hpp"
 #include "tut/reference.hpp"
 #include "tut/status.hpp"
@@ -23,8 +23,19 @@
 
 namespace tut {
 
-std::pair<std::int64_t, std::int64_t> grid_of(Variant const& v, Problem const& p) {
-  return {(p.m + v.tile_m - 1) / v.tile_m, (p.n + v.tile_n - 1) / v.tile_n};
+TileCoord tiles_of(Variant const& v, Problem const& p) {
+  return {int((p.m + v.tile_m - 1) / v.tile_m), int((p.n + v.tile_n - 1) / v.tile_n)};
+}
+
+std::string breaks_size_rule(SizeRule rule, Problem const& q) {
+  switch (rule) {
+    case SizeRule::any:
+      return q.m == 1 && q.n == 1 && q.k == 1 ? "" : "SIZES ANY runs every size, but the step needs multiples";
+    case SizeRule::any_mn:
+      return q.m == 1 && q.n == 1 && q.k > 1 ? "" : "SIZES ANY_MN runs any M and N, and K in multiples above 1";
+    default:
+      return q.m > 1 || q.n > 1 ? "" : "SIZES TILE_MULTIPLES needs multiples of a tile in M or N";
+  }
 }
 
 std::string unsupported(Step const& s, Problem const& p) {
@@ -79,13 +90,16 @@ void validate(Step const& s, Options const& o) {
   if (o.thread >= v.threads)
     throw UsageError("--thread " + std::to_string(o.thread) + " is out of range: a CTA of " + s.name + " has " +
                      std::to_string(v.threads) + " threads (0.." + std::to_string(v.threads - 1) + ")");
-  auto const [gx, gy] = grid_of(v, p);
-  if (o.block_x >= gx || o.block_y >= gy)
-    throw UsageError("--block " + std::to_string(o.block_x) + "," + std::to_string(o.block_y) +
-                     " is out of range: the grid is (" + std::to_string(gx) + "," + std::to_string(gy) + ")");
-  if (o.owners && double(gx) * double(gy) * double(v.threads) > double(kOwnerIdLimit))
-    throw UsageError("--owners numbers every thread of the grid below 2^24; this grid has " +
-                     std::to_string(gx * gy * v.threads) + " threads: use a smaller problem");
+  TileCoord const tiles = tiles_of(v, p);
+  if (o.tile.m >= tiles.m || o.tile.n >= tiles.n)
+    throw UsageError("--tile " + std::to_string(o.tile.m) + "," + std::to_string(o.tile.n) +
+                     " is out of range: C has " + std::to_string(tiles.m) + "x" + std::to_string(tiles.n) +
+                     " tiles (0.." + std::to_string(tiles.m - 1) + ",0.." + std::to_string(tiles.n - 1) + ")");
+  // An owner id numbers (visit·CTAs + CTA)·threads + thread; visit·CTAs + CTA stays below the tiles.
+  double const ids = double(tiles.m) * double(tiles.n) * double(v.threads);
+  if (o.owners && ids > double(kOwnerIdLimit))
+    throw UsageError("--owners numbers every thread of every tile below 2^24; this problem needs " +
+                     std::to_string(std::int64_t(ids)) + ": use a smaller problem");
 }
 
 void check_device_memory(Step const& s, Problem const& p, DeviceInfo const& dev) {
@@ -219,15 +233,6 @@ int run_on_gpu(std::ostream& os, Step const& s, Variant const& v, Options const&
   return rep.pass ? kExitVerified : kExitWrongResult;
 }
 
-// "CTA (x,y) thread t" of an owner id, or what the value says instead.
-std::string owner_str(std::uint32_t id, std::int64_t grid_x, int threads) {
-  if (id == kNoOwner) return "nobody";
-  if (id == kManyOwners) return "several threads";
-  std::uint32_t const cta = id / std::uint32_t(threads);
-  return "CTA (" + std::to_string(cta % grid_x) + "," + std::to_string(cta / grid_x) + ") thread " +
-         std::to_string(id % std::uint32_t(threads));
-}
-
 // Launch with the owner epilogue and compare, entry by entry, with the host partition the printout uses.
 int run_owner_check(std::ostream& os, Step const& s, Variant const& v, Options const& o, DeviceInfo const& dev) {
   Problem const& p = o.problem;
@@ -236,9 +241,10 @@ int run_owner_check(std::ostream& os, Step const& s, Variant const& v, Options c
   launch_and_wait(v, ops.args(p, Store::owners));
   std::vector<float> hC;
   ops.dC.download(hC);
-  std::vector<std::uint32_t> const want = v.owners(p);
+  std::vector<std::uint32_t> const want = v.owners(p, v.schedule);
   OperandStrides const st = strides_of(s.convention, p);
-  auto const gx = grid_of(v, p).first;
+  TileCoord const tiles = tiles_of(v, p);
+  auto who = [&](std::uint32_t id) { return owner_str(id, v.schedule, tiles.m, tiles.n, v.threads); };
 
   print_section(os, 5, "Who stores each C entry: the kernel's owner epilogue against the printout");
   print_gpu(os, dev);
@@ -253,15 +259,15 @@ int run_owner_check(std::ostream& os, Step const& s, Variant const& v, Options c
       if (got == w && w != kNoOwner && w != kManyOwners) continue;
       if (wrong++ < 8)
         first.push_back("C(" + std::to_string(m) + "," + std::to_string(n) + ") stored by " +
-                        owner_str(got, gx, v.threads) + "; the printout says " + owner_str(w, gx, v.threads));
+                        who(got) + "; the printout says " + who(w));
     }
   std::int64_t const total = p.m * p.n;
   if (wrong == 0)
     print_item(os, "result", "PASS: all " + std::to_string(total) +
-                                 " entries stored by the thread and CTA that the printout's partition names");
+                                 " entries stored by the thread, CTA and tile that the printout's partition names");
   else
     print_item(os, "result", "FAIL: " + std::to_string(wrong) + " of " + std::to_string(total) +
-                                 " entries not stored by the thread and CTA the printout names");
+                                 " entries not stored by the thread, CTA and tile the printout names");
   for (auto const& line : first) os << "    " << line << '\n';
   return wrong == 0 ? kExitVerified : kExitWrongResult;
 }
@@ -298,7 +304,7 @@ int run_step(int argc, char** argv, Step const& s) {
     print_problem(os, s, o);
     if (!o.quiet) v.trace(os, o);
     if (!o.svg_dir.empty() || !o.html_file.empty()) {
-      v.pictures(o, strides_of(s.convention, o.problem), s.name);
+      v.pictures(o, strides_of(s.convention, o.problem), s.name, v.schedule);
       if (v.extra_svg && !o.svg_dir.empty()) v.extra_svg(o, o.svg_dir);
     }
     if (o.print_only) return kExitVerified;

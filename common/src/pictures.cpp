@@ -136,4 +136,27 @@ void make_parent_dir(std::string const& file) {
   if (!parent.empty()) make_dir(parent.string());
 }
 
+svg::GridOrder grid_order(TileSchedule const& s, int tiles_m, int tiles_n) {
+  svg::GridOrder g;
+  if (s.visit == Visit::grid_2d) return g;
+  std::size_t const tiles = std::size_t(tiles_m) * std::size_t(tiles_n);
+  g.cta_of_tile.assign(tiles, -1);
+  g.rank_of_tile.assign(tiles, -1);
+  int const ctas = s.cta_count(tiles_m, tiles_n);
+  for (int cta = 0; cta < ctas; ++cta)
+    for (int j = 0; j < s.visits(cta, tiles_m, tiles_n); ++j) {
+      TileCoord const t = s.tile(cta, j, tiles_m, tiles_n);
+      std::size_t const i = std::size_t(t.m) * std::size_t(tiles_n) + std::size_t(t.n);
+      g.cta_of_tile[i] = cta;
+      g.rank_of_tile[i] = j * ctas + cta;  // CTAs start in order of their numbers, every visit after the last
+    }
+  g.ranks = int(tiles);
+  std::string const groups = "groups of " + std::to_string(s.group_m) + " tile-rows, down each column of a group";
+  g.words = s.visit == Visit::raster_1d
+                ? "1-D grid, one CTA per tile, in raster order: " + groups
+                : "persistent: " + std::to_string(ctas) + " CTAs; CTA c takes raster tiles c, c+" + std::to_string(ctas) +
+                      ", ... (" + groups + ")";
+  return g;
+}
+
 }  // namespace tut

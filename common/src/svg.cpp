@@ -215,37 +215,74 @@ std::string tv_grid(Cells const& c, int run, std::string const& title, char row_
   return d.str();
 }
 
-std::string grid_map(std::int64_t M, std::int64_t N, int blk_m, int blk_n, std::int64_t bx, std::int64_t by) {
+std::string grid_map(std::int64_t M, std::int64_t N, int blk_m, int blk_n, std::int64_t tm, std::int64_t tn,
+                     GridOrder const& order) {
   std::int64_t const gx = (M + blk_m - 1) / blk_m, gy = (N + blk_n - 1) / blk_n;
-  // At most 64x64 cells: beyond that one cell stands for a group of CTAs, as the text map groups them.
+  bool const numbered = !order.cta_of_tile.empty();
+  // At most 64x64 cells: beyond that one cell stands for a group of tiles, as the text map groups them.
   constexpr std::int64_t kMaxCells = 64;
   std::int64_t const per_x = (gx + kMaxCells - 1) / kMaxCells, per_y = (gy + kMaxCells - 1) / kMaxCells;
   int const rows = int((gx + per_x - 1) / per_x), cols = int((gy + per_y - 1) / per_y);
   double const cell = std::max(6.0, std::min(40.0, 480.0 / std::max(rows, cols)));
-  double const left = 48, top = 56;
-  std::string const title = "The grid: " + std::to_string(gx) + "x" + std::to_string(gy) + " CTAs of " +
-                            std::to_string(blk_m) + "x" + std::to_string(blk_n) + " for C " + std::to_string(M) + "x" +
-                            std::to_string(N);
-  std::string const note = "blue whole, orange cut by M, green cut by N, red both; traced CTA outlined" +
-                           (per_x * per_y > 1 ? "; one cell per " + std::to_string(per_x) + "x" + std::to_string(per_y) +
-                                                    " CTAs"
-                                              : std::string());
-  Doc d(std::max({left + cols * cell + 24, left + text_width(title, 13) + 16, left + text_width(note, 10) + 16}),
+  bool const labels = numbered && per_x * per_y == 1 && cell >= 16;  // room for a CTA number in each cell
+  double const left = 48, top = numbered ? 72 : 56;
+  std::string const title = (numbered ? "The tiles: " : "The grid: ") + std::to_string(gx) + "x" + std::to_string(gy) +
+                            (numbered ? " tiles of " : " CTAs of ") + std::to_string(blk_m) + "x" +
+                            std::to_string(blk_n) + " for C " + std::to_string(M) + "x" + std::to_string(N);
+  std::string const group = per_x * per_y > 1 ? "; one cell per " + std::to_string(per_x) + "x" +
+                                                    std::to_string(per_y) + (numbered ? " tiles" : " CTAs")
+                                              : std::string();
+  std::string const note =
+      numbered ? std::string(labels ? "colour and number: " : "colour and line: ") +
+                     "the order the tiles' CTAs start in (light first, dark last)" +
+                     (labels ? "; the number is the CTA (blockIdx.x)" : "") + "; traced tile outlined" + group
+               : "blue whole, orange cut by M, green cut by N, red both; traced CTA outlined" + group;
+  Doc d(std::max({left + cols * cell + 24, left + text_width(title, 13) + 16, left + text_width(note, 10) + 16,
+                  left + text_width(order.words, 10) + 16}),
         top + rows * cell + 40);
   d.text(left, 18, title, 13);
   d.text(left, 34, note, 10, "start", "#555");
+  if (numbered) d.text(left, 50, order.words, 10, "start", "#555");
   bool const ragged_m = M % blk_m != 0, ragged_n = N % blk_n != 0;
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
-      bool const cut_m = ragged_m && r == rows - 1, cut_n = ragged_n && c == cols - 1;  // the last group holds the cut CTAs
-      std::string const fill = cut_m && cut_n ? "#e57373" : cut_m ? "#ffb74d" : cut_n ? "#81c784" : "#64b5f6";
-      d.rect(left + c * cell, top + r * cell, cell, cell, fill, "white", 1,
-             "CTAs (" + std::to_string(r * per_x) + ".., " + std::to_string(c * per_y) + "..): rows " +
-                 std::to_string(r * per_x * blk_m) + ".., cols " + std::to_string(c * per_y * blk_n) + "..");
+      std::int64_t const m = r * per_x, n = c * per_y;  // the cell's first tile
+      std::string fill, tip;
+      if (numbered) {
+        int const rank = order.rank_of_tile[std::size_t(m * gy + n)];
+        double const f = order.ranks > 1 ? double(rank) / double(order.ranks - 1) : 0.0;
+        int const shade = int(235 - 150 * f);  // light blue first, dark blue last
+        fill = "rgb(" + std::to_string(shade - 60 < 0 ? 0 : shade - 60) + "," + std::to_string(shade - 20) + ",255)";
+        tip = "tile (" + std::to_string(m) + "," + std::to_string(n) + "): CTA " +
+              std::to_string(order.cta_of_tile[std::size_t(m * gy + n)]);
+      } else {
+        bool const cut_m = ragged_m && r == rows - 1, cut_n = ragged_n && c == cols - 1;  // the last group: the cut CTAs
+        fill = cut_m && cut_n ? "#e57373" : cut_m ? "#ffb74d" : cut_n ? "#81c784" : "#64b5f6";
+        tip = "CTAs (" + std::to_string(m) + ".., " + std::to_string(n) + "..): rows " + std::to_string(m * blk_m) +
+              ".., cols " + std::to_string(n * blk_n) + "..";
+      }
+      d.rect(left + c * cell, top + r * cell, cell, cell, fill, "white", 1, tip);
+      if (labels) {
+        int const rank = order.rank_of_tile[std::size_t(m * gy + n)];
+        d.text(left + (c + 0.5) * cell, top + (r + 0.68) * cell, std::to_string(order.cta_of_tile[std::size_t(m * gy + n)]),
+               cell >= 28 ? 10 : 8, "middle", 2 * rank > order.ranks ? "white" : "#222");
+      }
     }
-  d.rect(left + double(by / per_y) * cell, top + double(bx / per_x) * cell, cell, cell, "none", "black", 2.5);
-  d.text(left + cols * cell / 2, top + rows * cell + 24, "blockIdx.y (N) ->", 11, "middle");
-  d.text(8, top - 8, "blockIdx.x (M)", 10, "start");
+  if (numbered && per_x * per_y == 1 && !labels) {
+    // Where the cells are too small for numbers: the visiting order as one line through the tiles' centres, from the first CTA's tile to the last.
+    std::vector<std::pair<int, std::int64_t>> by_rank;  // (rank, tile)
+    for (std::int64_t i = 0; i < gx * gy; ++i) by_rank.push_back({order.rank_of_tile[std::size_t(i)], i});
+    std::sort(by_rank.begin(), by_rank.end());
+    std::string path;
+    for (auto const& [rank, i] : by_rank)
+      path += (path.empty() ? "M" : " L") + num(left + (double(i % gy) + 0.5) * cell) + " " +
+              num(top + (double(i / gy) + 0.5) * cell);
+    d.path(path, "none", "rgba(0,0,0,0.45)", 1.2, "the order the CTAs start in");
+  }
+  d.rect(left + double(tn / per_y) * cell, top + double(tm / per_x) * cell, cell, cell, "none", "black", 2.5);
+  d.text(left + cols * cell / 2, top + rows * cell + 24, numbered ? "tile-col (N) ->" : "blockIdx.y (N) ->", 11,
+         "middle");
+  d.text(8, top - 8, numbered ? "tile-row (M)" : "blockIdx.x (M)", 10, "start");
   return d.str();
 }
 

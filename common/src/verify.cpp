@@ -12,7 +12,7 @@
 
 #include <cute/tensor.hpp>
 
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 #include "tut/reference.hpp"
 
 namespace tut {

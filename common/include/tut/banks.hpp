@@ -1,5 +1,11 @@
 /// \file banks.hpp
-/// \brief A model of shared-memory bank conflicts, and the smem instructions a CuTe copy issues (host only).
+/// \brief A model of shared-memory bank conflicts: the smem instructions a CuTe copy issues, the
+/// wavefronts each needs, the counts over a kernel's own partitions, and their printouts (host only).
+///
+/// A step's smem_accesses.hpp says which instructions each thread issues on each of its smem partitions
+/// (its copy stores, its math loads), built with the kernel's own calls on a tut::HostSmem; the functions
+/// here count them over a CTA, pick one warp's instruction, and print the counts and bank maps the same
+/// way in every step.
 ///
 /// Shared memory has 32 banks of 4 bytes: byte address a lies in bank (a / 4) mod 32. One warp-wide
 /// instruction is served in wavefronts. A wavefront gives each bank one 4-byte word, to every lane that
@@ -13,12 +19,15 @@
 
 #include <array>
 #include <cstdint>
+#include <iosfwd>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <cute/tensor.hpp>
+
+#include "tut/host_smem.hpp"
 
 namespace tut::banks {
 
@@ -154,5 +163,70 @@ Wavefronts count_cta(int threads, AccessesOf&& accesses_of) {
 /// \brief A bank map of one warp-wide instruction: per phase, each lane's first bank, then each bank's
 /// distinct words, and the wavefronts the model gives it. Lines without a trailing newline.
 std::vector<std::string> bank_map(WarpAccess const& w);
+
+// ---- The model over a kernel's own partitions ------------------------------------------------------
+/// \brief One smem partition of a kernel, as the printout names it.
+struct Partition {
+  std::string name;  ///< "tAsA", "tCsB", ...
+  std::string what;  ///< "store A", "load B", ...
+};
+
+/// \brief One partition's count: per CTA and k-tile, over all its warps.
+struct PartitionCount {
+  std::string partition;  ///< "tAsA", "tBsB", "tCsA", "tCsB"
+  std::string what;       ///< "store A", "load A", ...
+  int bytes = 0;          ///< bytes per lane per instruction (4, 8 or 16)
+  Wavefronts waves;       ///< per CTA and k-tile
+};
+
+/// \brief The model over a CTA of \p threads threads, for each partition \p parts[which]: thread t's
+/// instructions per k-tile are \p accesses_of(which, t).
+template <class AccessesOf>
+std::vector<PartitionCount> model_counts(std::vector<Partition> const& parts, int threads, AccessesOf&& accesses_of) {
+  std::vector<PartitionCount> out;
+  for (int which = 0; which < int(parts.size()); ++which) {
+    PartitionCount c{parts[std::size_t(which)].name, parts[std::size_t(which)].what, accesses_of(which, 0).bytes, {}};
+    c.waves = count_cta(threads, [&](int t) { return accesses_of(which, t); });
+    out.push_back(c);
+  }
+  return out;
+}
+
+/// \brief Warp \p warp's instruction \p i, for thread t's instructions \p accesses_of(t).
+template <class AccessesOf>
+WarpAccess warp_instruction(AccessesOf&& accesses_of, int warp, int i) {
+  std::vector<ThreadAccesses> lanes;
+  for (int l = 0; l < kWarp; ++l) lanes.push_back(accesses_of(warp * kWarp + l));
+  return warp_instructions(lanes).at(std::size_t(i));
+}
+
+/// \brief One warp-wide instruction before and after the swizzle, as two bank maps under \p title.
+void print_bank_maps(std::ostream& os, std::string const& title, WarpAccess const& unswizzled,
+                     WarpAccess const& swizzled);
+
+/// \brief The model's lines, one per partition and layout:
+/// `bank conflicts (model): tAsA (store A), unswizzled: 896 extra wavefronts per k-tile`.
+void print_model_lines(std::ostream& os, std::vector<PartitionCount> const& unswizzled,
+                       std::vector<PartitionCount> const& swizzled);
+
+/// \brief How a step says which smem instructions thread \p t issues on its partition \p which, per k-tile,
+/// over the kernel's shared memory laid out on the host (the step's smem_accesses.hpp).
+template <class Cfg>
+using AccessesFn = ThreadAccesses (*)(HostSmem<Cfg> const& smem, int which, int t);
+
+/// \brief The model on a kernel's smem partitions \p parts, per CTA and k-tile: thread t's instructions on
+/// partition which are \p accesses(smem, which, t), over a CTA of Cfg::kThreads threads.
+template <class Cfg>
+std::vector<PartitionCount> count_partitions(std::vector<Partition> const& parts, AccessesFn<Cfg> accesses) {
+  HostSmem<Cfg> smem;
+  return model_counts(parts, Cfg::kThreads, [&](int which, int t) { return accesses(smem, which, t); });
+}
+
+/// \brief Warp \p warp's instruction \p i on partition \p which, as \p accesses numbers them.
+template <class Cfg>
+WarpAccess warp_instruction_of(AccessesFn<Cfg> accesses, int which, int warp, int i) {
+  HostSmem<Cfg> smem;
+  return warp_instruction([&](int t) { return accesses(smem, which, t); }, warp, i);
+}
 
 }  // namespace tut::banks

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tut/problem.hpp"
+#include "tut/tile_schedule.hpp"
 
 namespace tut {
 
@@ -22,8 +23,7 @@ enum class Fault {
 struct Options {
   Problem problem;             ///< --m --n --k
   std::int64_t thread = 0;     ///< --thread T: the thread to trace
-  std::int64_t block_x = 0;    ///< --block X,Y: the CTA to trace (X runs along M)
-  std::int64_t block_y = 0;    ///< (Y runs along N)
+  TileCoord tile;              ///< --tile M,N: the C tile to trace (M runs along M, N along N)
   bool print_only = false;     ///< --print-only: print the partitions, run nothing, need no GPU
   bool quiet = false;          ///< --quiet: skip the partition printout (sections 2-4)
   std::uint64_t seed = 0;      ///< --seed S (default: a fresh one, printed)
@@ -52,7 +52,7 @@ struct CliResult {
 };
 
 /// \brief Parse \p argv. --help prints the usage (exit_now, code 0). Malformed input — unknown flags,
-/// non-numeric or out-of-range numbers, M/N/K < 1, a bad --block — throws UsageError with one line.
+/// non-numeric or out-of-range numbers, M/N/K < 1, a bad --tile — throws UsageError with one line.
 /// Limits that depend on the step (tile multiples, thread and block ranges) are checked by the harness.
 CliResult parse_cli(int argc, char** argv, CliSpec const& spec);
 

@@ -12,13 +12,15 @@
 #include "tut/cli.hpp"
 #include "tut/cuda_check.hpp"
 #include "tut/problem.hpp"
+#include "tut/registration.hpp"
+#include "tut/tile_schedule.hpp"
 
 namespace tut {
 
 /// \brief What a kernel's epilogue stores into C.
 enum class Store : int {
   sums,    ///< the GEMM: C(m,n) = Σ_k A(m,k)·B(n,k)
-  owners,  ///< the owner_id() (owner.hpp) of the thread and CTA that store C(m,n): the printout's test
+  owners,  ///< the owner_id() (owner.hpp) of the thread, CTA and visit that store C(m,n): the printout's test
 };
 
 /// \brief Device pointers of one GEMM launch. A and B hold Step::in_type elements.
@@ -34,13 +36,15 @@ struct GemmArgs {
 using LaunchFn = void (*)(GemmArgs const& args, cudaStream_t stream);
 /// \brief Print sections 2-4: the tiler and grid, the traced CTA's and thread's partitions, what is new.
 using TraceFn = void (*)(std::ostream& os, Options const& o);
-/// \brief On the host, for every C(m,n) (row-major, m·N + n): the owner_id() of the thread and CTA that
-/// store it, read off the same partition the printout shows; kNoOwner where none does.
-using OwnersFn = std::vector<std::uint32_t> (*)(Problem const& p);
+/// \brief On the host, for every C(m,n) (row-major, m·N + n): the owner_id() of the thread, CTA and visit
+/// that store it, read off the same partition the printout shows and the CTAs \p s sends to each tile;
+/// kNoOwner where none does.
+using OwnersFn = std::vector<std::uint32_t> (*)(Problem const& p, TileSchedule const& s);
 
-/// \brief Write the pictures of the traced CTA and thread (Options::svg_dir, Options::html_file); \p st gives
-/// C's offsets, \p step names the step on the pictures (pictures.hpp).
-using PicturesFn = void (*)(Options const& o, OperandStrides const& st, std::string const& step);
+/// \brief Write the pictures of the traced tile and thread (Options::svg_dir, Options::html_file); \p st gives
+/// C's offsets, \p step names the step on the pictures, \p s orders the grid picture (pictures.hpp).
+using PicturesFn = void (*)(Options const& o, OperandStrides const& st, std::string const& step,
+                            TileSchedule const& s);
 /// \brief Write a step's own extra pictures into \p dir (the bank maps of steps with a swizzle, say).
 using ExtraSvgFn = void (*)(Options const& o, std::string const& dir);
 
@@ -54,33 +58,50 @@ struct Variant {
   PicturesFn pictures = nullptr;  ///< --svg and --html
   ExtraSvgFn extra_svg = nullptr;  ///< the step's own pictures for --svg, if any
   int threads = 0;             ///< threads per CTA (the range of --thread)
-  std::int64_t tile_m = 0;     ///< CTA tile rows: grid = ⌈M/tile_m⌉ × ⌈N/tile_n⌉
-  std::int64_t tile_n = 0;     ///< CTA tile cols
-  std::int64_t tile_k = 0;     ///< k-tile depth
+  std::int64_t tile_m = 0;     ///< C tile rows (BLK_M): ⌈M/tile_m⌉ tiles down M
+  std::int64_t tile_n = 0;     ///< C tile cols (BLK_N): ⌈N/tile_n⌉ tiles across N
+  std::int64_t tile_k = 0;     ///< k-tile depth (BLK_K)
+  TileSchedule schedule{};     ///< how the kernel's CTAs visit the tiles (a 2-D grid unless it says otherwise)
 };
 
-/// \brief What a step tells the harness about itself.
+/// \brief What a step tells the harness about itself: what its add_tutorial_step() call registers
+/// (Registration), then what its code says (tut::make_step builds one).
 struct Step {
+  /// \brief An empty step (the tests fill one in by hand).
+  Step() = default;
+  /// \brief The registered facts of \p r; the rest is the step code's to fill in.
+  explicit Step(Registration const& r)
+      : name(r.name), title(r.title), sizes(r.sizes), min_cc(r.min_cc), max_cc(r.max_cc), arch_why(r.arch_why),
+        sizes_why(r.sizes_why), lifted_by(r.lifted_by), lifted_sizes(r.lifted_sizes) {}
+
+  // ---- Registered (CMakeLists.txt) ----
   std::string name;                    ///< "step01_naive": the folder, the binary, the page
   std::string title;                   ///< one line for the banner and --help
-  DType in_type = DType::f32;          ///< type of A and B
+  SizeRule sizes = SizeRule::any;      ///< which sizes it runs; multiple_of gives the numbers
   int min_cc = 0;                      ///< oldest compute capability the kernel runs on, e.g. 80
   int max_cc = 0;                      ///< newest compute capability the kernel runs on (0: any newer one)
   std::string arch_why;                ///< when max_cc is set: why, for the message
+  std::string sizes_why;               ///< why the sizes are limited, for the message (optional)
+  std::string lifted_by;               ///< the step that runs more sizes, if any
+  std::string lifted_sizes = "any size";  ///< what lifted_by runs, for the message
+
+  // ---- From the step's code ----
+  DType in_type = DType::f32;          ///< type of A and B: the element type of the step's config
   Problem defaults;                    ///< default problem size
   Convention convention{};             ///< how A, B and C are laid out: the reference reads them this way
   /// \brief The strides the step's own layout functions give for \p p; the tests check that they are the
   /// convention's. Never used to verify.
   OperandStrides (*layout_strides)(Problem const& p) = nullptr;
   Problem multiple_of{1, 1, 1};        ///< the sizes the step runs: M, N, K multiples of these
-  std::string lifted_by;               ///< when multiple_of is not 1,1,1: the step that runs more sizes, if any
-  std::string lifted_sizes = "any size";  ///< what lifted_by runs, for the message
-  std::string sizes_why;               ///< when multiple_of is not 1,1,1: why, for the message (optional)
   std::vector<Variant> variants;       ///< [0] is the default; every one is benchmarked and GPU-tested
 };
 
-/// \brief The CTA grid of \p v for \p p: (⌈M/tile_m⌉, ⌈N/tile_n⌉).
-std::pair<std::int64_t, std::int64_t> grid_of(Variant const& v, Problem const& p);
+/// \brief The tiles of \p v for \p p, as (tile-rows ⌈M/tile_m⌉, tile-cols ⌈N/tile_n⌉).
+TileCoord tiles_of(Variant const& v, Problem const& p);
+
+/// \brief "" if \p multiple_of keeps \p rule (SIZES ANY: 1,1,1; ANY_MN: 1,1,k with k > 1;
+/// TILE_MULTIPLES: more than 1 in M or N), else what is wrong.
+std::string breaks_size_rule(SizeRule rule, Problem const& multiple_of);
 
 /// \brief "" if \p s runs \p p (Step::multiple_of), else one line saying why not and which step does.
 std::string unsupported(Step const& s, Problem const& p);
@@ -88,7 +109,7 @@ std::string unsupported(Step const& s, Problem const& p);
 /// \brief The variant --variant names (the default for ""); throws UsageError listing the names.
 Variant const& find_variant(Step const& s, std::string const& name);
 
-/// \brief Check \p o against \p s (sizes, element counts, variant, thread and block ranges); throw UsageError.
+/// \brief Check \p o against \p s (sizes, element counts, variant, thread and tile ranges); throw UsageError.
 void validate(Step const& s, Options const& o);
 
 /// \brief Throw UsageError if A, B and C of \p p do not fit in \p dev's free memory.

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <cute/tensor.hpp>
 
 #include "tut/problem.hpp"
+#include "tut/tile_schedule.hpp"
 
 namespace tut {
 
@@ -20,44 +22,67 @@ namespace tut {
 constexpr std::uint32_t kNoOwner = 0xFFFFFFFFu;
 /// \brief More than one thread stores this entry.
 constexpr std::uint32_t kManyOwners = 0xFFFFFFFEu;
-/// \brief Owner ids are stored as floats, exact below 2^24: grid size × threads must stay under this.
+/// \brief Owner ids are stored as floats, exact below 2^24: CTAs × visits × threads must stay under this.
 constexpr std::uint32_t kOwnerIdLimit = 1u << 24;
 
-/// \brief The owner id of thread \p thread of CTA (\p cta_x, \p cta_y), in a grid \p grid_x CTAs long in x
-/// with \p threads threads per CTA: (cta_y·grid_x + cta_x)·threads + thread.
-CUTE_HOST_DEVICE constexpr std::uint32_t owner_id(std::uint32_t thread, std::uint32_t cta_x, std::uint32_t cta_y,
-                                                  std::uint32_t grid_x, std::uint32_t threads) {
-  return (cta_y * grid_x + cta_x) * threads + thread;
+/// \brief The owner id of thread \p thread of CTA \p cta, on its visit \p visit (its first tile: 0), in a
+/// launch of \p ctas CTAs of \p threads threads: (visit·ctas + cta)·threads + thread. For one tile per
+/// CTA of a 2-D grid, cta = x + gridDim.x·y. The id names the CTA, the thread, and, through the step's
+/// TileSchedule, the tile it stored.
+CUTE_HOST_DEVICE constexpr std::uint32_t owner_id(std::uint32_t thread, std::uint32_t cta, std::uint32_t visit,
+                                                  std::uint32_t ctas, std::uint32_t threads) {
+  return (visit * ctas + cta) * threads + thread;
 }
 
 #if defined(__CUDACC__)
 /// \brief Device side of Store::owners: every element of \p frg (the accumulators, about to be stored)
-/// becomes this thread's owner id, as a float.
+/// becomes this thread's owner id, as a float. \p visit: which of the CTA's tiles this is (0 unless the
+/// CTA loops over tiles); \p threads: the threads numbered (those of the TiledMMA).
 template <class Fragment>
-CUTE_DEVICE void fill_owner_id(Fragment&& frg) {
-  cute::fill(frg, float(owner_id(threadIdx.x, blockIdx.x, blockIdx.y, gridDim.x, blockDim.x)));
+CUTE_DEVICE void fill_owner_id(Fragment&& frg, int visit = 0, int threads = int(blockDim.x)) {
+  std::uint32_t const cta = blockIdx.x + gridDim.x * blockIdx.y, ctas = gridDim.x * gridDim.y;
+  cute::fill(frg, float(owner_id(threadIdx.x, cta, std::uint32_t(visit), ctas, std::uint32_t(threads))));
 }
 #endif
 
+/// \brief An owner id taken apart: who stored an entry, and which tile it meant to store.
+struct Owner {
+  int thread = 0;  ///< among the numbered threads
+  int cta = 0;     ///< numbered x + gridDim.x·y
+  int visit = 0;   ///< which of the CTA's tiles
+  TileCoord tile;  ///< that tile, as the schedule says
+};
+
+/// \brief Take \p id apart (\p id must be an id, not kNoOwner or kManyOwners).
+Owner owner_of(std::uint32_t id, TileSchedule const& s, int tiles_m, int tiles_n, int threads);
+
+/// \brief "CTA (1,0) thread 17", "CTA 11 thread 40", "CTA 3 thread 5 on its visit 2 (tile (4,1))", or
+/// "nobody" / "several threads".
+std::string owner_str(std::uint32_t id, TileSchedule const& s, int tiles_m, int tiles_n, int threads);
+
 /// \brief Host side: for every C(m,n) of \p p (row-major, m·N + n), the owner id that the TiledMMA's
-/// partition_C of each CTA's tile gives it (the partition the printout shows and the epilogue stores
-/// through), kNoOwner if none, kManyOwners if several. Entries outside the problem are not stored.
+/// partition_C of each tile gives it (the partition the printout shows and the epilogue stores through),
+/// with the CTA and visit that \p schedule says compute that tile; kNoOwner if none, kManyOwners if
+/// several. Entries outside the problem are not stored.
 template <class CtaTiler, class TiledMma>
-std::vector<std::uint32_t> owners_by_partition_C(Problem const& p) {
+std::vector<std::uint32_t> owners_by_partition_C(Problem const& p, TileSchedule const& schedule) {
   using namespace cute;
   CtaTiler cta_tiler;
   TiledMma mma;
   int const M = int(p.m), N = int(p.n);
-  int const gx = int(ceil_div(M, int(size<0>(cta_tiler)))), gy = int(ceil_div(N, int(size<1>(cta_tiler))));
+  int const tiles_m = int(ceil_div(M, int(size<0>(cta_tiler)))), tiles_n = int(ceil_div(N, int(size<1>(cta_tiler))));
+  int const ctas = schedule.cta_count(tiles_m, tiles_n);
   int const threads = int(size(mma));
   std::vector<std::uint32_t> out(std::size_t(M) * std::size_t(N), kNoOwner);
   Tensor mcC = make_identity_tensor(make_shape(M, N));                              // (M,N) -> (m,n)
-  for (int by = 0; by < gy; ++by)
-    for (int bx = 0; bx < gx; ++bx) {
-      Tensor cC = local_tile(mcC, cta_tiler, make_coord(bx, by, _), cute::Step<_1, _1, X>{});  // (BLK_M,BLK_N) -> (m,n)
+  for (int cta = 0; cta < ctas; ++cta)
+    for (int j = 0; j < schedule.visits(cta, tiles_m, tiles_n); ++j) {
+      TileCoord const tile = schedule.tile(cta, j, tiles_m, tiles_n);
+      Tensor cC = local_tile(mcC, cta_tiler, make_coord(tile.m, tile.n, _), cute::Step<_1, _1, X>{});  // (BLK_M,BLK_N) -> (m,n)
       for (int t = 0; t < threads; ++t) {
         Tensor tCcC = mma.get_slice(t).partition_C(cC);                              // (MMA,MMA_M,MMA_N) -> (m,n)
-        std::uint32_t const id = owner_id(t, bx, by, gx, threads);
+        std::uint32_t const id = owner_id(std::uint32_t(t), std::uint32_t(cta), std::uint32_t(j),
+                                          std::uint32_t(ctas), std::uint32_t(threads));
         for (int i = 0; i < int(size(tCcC)); ++i) {
           int const m = get<0>(tCcC(i)), n = get<1>(tCcC(i));
           if (m >= M || n >= N) continue;  // the predicate the kernel stores with

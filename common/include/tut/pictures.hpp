@@ -17,9 +17,10 @@
 #include <cute/util/print_svg.hpp>
 
 #include "tut/cli.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 #include "tut/problem.hpp"
 #include "tut/svg.hpp"
+#include "tut/tile_schedule.hpp"
 
 namespace tut {
 
@@ -92,28 +93,36 @@ svg::Cells c_cells(Problem const& p, std::int64_t bx, std::int64_t by) {
   return c;
 }
 
-/// \brief Write the pictures of \p o's traced CTA and thread into o.svg_dir, and the C tile's page into
-/// o.html_file (each only if set). \p st: the operand strides (the step's convention), for C offsets.
+/// \brief The order in which \p s's CTAs visit \p tiles_m × \p tiles_n tiles, for the grid picture (empty
+/// for a 2-D grid, where each tile is its own CTA).
+svg::GridOrder grid_order(TileSchedule const& s, int tiles_m, int tiles_n);
+
+/// \brief Write the pictures of \p o's traced tile and thread into o.svg_dir, and the C tile's page into
+/// o.html_file (each only if set). \p st: the operand strides (the step's convention), for C offsets;
+/// \p schedule: how the CTAs visit the tiles, for the grid picture.
 /// \p TiledCopyA: the step's copy partition of A, or void if it has none.
 template <class CtaTiler, class TiledMma, class TiledCopyA>
-void write_pictures(Options const& o, OperandStrides const& st, std::string const& step) {
+void write_pictures(Options const& o, OperandStrides const& st, std::string const& step, TileSchedule const& schedule) {
   using namespace cute;
   CtaTiler cta_tiler;
   TiledMma mma;
   Problem const& p = o.problem;
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
   int const threads = int(size(mma)), T = int(o.thread);
-  std::string const cta = "CTA (" + std::to_string(o.block_x) + "," + std::to_string(o.block_y) + ")";
-  svg::Cells const cells = c_cells<CtaTiler, TiledMma>(p, o.block_x, o.block_y);
+  std::int64_t const tm = o.tile.m, tn = o.tile.n;
+  std::string const cta = schedule.visit == Visit::grid_2d
+                              ? "CTA (" + std::to_string(tm) + "," + std::to_string(tn) + ")"
+                              : "tile (" + std::to_string(tm) + "," + std::to_string(tn) + ")";
+  svg::Cells const cells = c_cells<CtaTiler, TiledMma>(p, tm, tn);
 
   if (!o.svg_dir.empty()) make_dir(o.svg_dir);
   if (!o.html_file.empty()) {
     make_parent_dir(o.html_file);
-    CTilePage page{step, cta, cells, o.block_x * bm, o.block_y * bn, st.c_m, st.c_n, {}, T};
+    CTilePage page{step, cta, cells, tm * bm, tn * bn, st.c_m, st.c_n, {}, T};
     // gC of the traced CTA, over C as the step lays it out (plain() prints static and dynamic alike).
     Tensor mC = make_tensor(make_gmem_ptr(static_cast<float*>(nullptr)),
                             make_layout(make_shape(p.m, p.n), make_stride(st.c_m, st.c_n)));  // (M,N)
-    Tensor gC = local_tile(mC, cta_tiler, make_coord(o.block_x, o.block_y, _), cute::Step<_1, _1, X>{});  // (BLK_M,BLK_N)
+    Tensor gC = local_tile(mC, cta_tiler, make_coord(tm, tn, _), cute::Step<_1, _1, X>{});  // (BLK_M,BLK_N)
     for (int t = 0; t < threads; ++t) page.tCgC.push_back(plain(mma.get_slice(t).partition_C(gC).layout()));
     svg::write_file(o.html_file, html_page(page));
   }
@@ -122,7 +131,7 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
 
   svg::write_file(dir + "ownership.svg",
                   svg::ownership(cells, T, step + ": who stores each C entry of " + cta,
-                                 'm', 'n', o.block_x * bm, o.block_y * bn));
+                                 'm', 'n', tm * bm, tn * bn));
 
   // The traced thread's elements of one k-tile of A and B, and of the C tile (tile coordinates).
   auto thr = mma.get_slice(T);
@@ -139,7 +148,8 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
                                                          step + ": thread " + std::to_string(T) +
                                                              "'s partition_A, _B (one k-tile) and _C"));
 
-  svg::write_file(dir + "grid.svg", svg::grid_map(p.m, p.n, bm, bn, o.block_x, o.block_y));
+  int const tiles_m = int((p.m + bm - 1) / bm), tiles_n = int((p.n + bn - 1) / bn);
+  svg::write_file(dir + "grid.svg", svg::grid_map(p.m, p.n, bm, bn, tm, tn, grid_order(schedule, tiles_m, tiles_n)));
 
   if constexpr (!std::is_void_v<TiledCopyA>) {
     TiledCopyA copy_a;

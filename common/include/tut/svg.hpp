@@ -80,9 +80,19 @@ std::string thread_panels(std::vector<Panel> const& panels, std::string const& c
 /// (value index 0 of the thread's vector), for a copy partition.
 std::string tv_grid(Cells const& c, int run, std::string const& title, char row_name, char col_name);
 
-/// \brief The CTA grid of an M×N problem in blk_m×blk_n tiles: whole, cut in M, cut in N, cut in both;
-/// the traced CTA (\p bx, \p by) outlined.
-std::string grid_map(std::int64_t M, std::int64_t N, int blk_m, int blk_n, std::int64_t bx, std::int64_t by);
+/// \brief The order in which a 1-D or persistent grid's CTAs visit the tiles (empty for a 2-D grid).
+struct GridOrder {
+  std::vector<int> cta_of_tile;   ///< per tile (row-major, m·tiles_n + n): the CTA that computes it
+  std::vector<int> rank_of_tile;  ///< per tile: when its CTA takes it up (0 first), for the colour
+  int ranks = 0;                  ///< how many ranks there are
+  std::string words;              ///< the order in one line
+};
+
+/// \brief The tiles of an M×N problem in blk_m×blk_n tiles, the traced tile (\p tm, \p tn) outlined. For
+/// a 2-D grid (\p order empty) each tile is the CTA blockIdx (x,y): coloured whole, cut in M, cut in N,
+/// cut in both. Otherwise coloured by when its CTA takes it up and labelled with that CTA.
+std::string grid_map(std::int64_t M, std::int64_t N, int blk_m, int blk_n, std::int64_t tm, std::int64_t tn,
+                     GridOrder const& order = {});
 
 /// \brief One warp-wide smem instruction before and after the swizzle: lanes, the bank each lane's first
 /// word falls in, and the wavefronts the model counts.

@@ -1,6 +1,6 @@
-/// \file step08_wgmma_tma/model.hpp
+/// \file step08_wgmma_tma/pipeline.hpp
 /// \brief Host-side replay of step 08's pipeline, for the printout and the tests: which stage each k-tile
-/// uses and which barrier phase each side waits for, as the kernel's PipelineState counters go.
+/// uses and which barrier phase each side waits for, as the kernel's RingState counters go.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +22,11 @@ struct BarrierStep {
 };
 
 /// \brief The schedule of \p k_tiles k-tiles through a ring of \p STAGES stages: the producer's and the
-/// consumers' PipelineState advanced exactly as the kernel advances them.
+/// consumers' RingState advanced exactly as the kernel advances them.
 template <int STAGES>
 std::vector<BarrierStep> barrier_schedule(int k_tiles) {
   std::vector<BarrierStep> steps;
-  PipelineState<STAGES> write, read, release;  // the producer's; the consumers' two
+  RingState<STAGES> write, read, release;  // the producer's; the consumers' two
   for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
     BarrierStep s;
     s.k_tile = k_tile;

@@ -1,4 +1,4 @@
-/// \file step06_global_gemm/bank_model.hpp
+/// \file step06_global_gemm/smem_accesses.hpp
 /// \brief The bank-conflict model (tut/banks.hpp) applied to step 06's own partitions (host only).
 ///
 /// The tensors are built with the kernel's calls, on the kernel's types: a SharedStorage (here in host
@@ -13,18 +13,14 @@
 
 #include "config.hpp"
 #include "tut/banks.hpp"
-#include "tut/smem_model.hpp"
+#include "tut/host_smem.hpp"
 
 namespace step06 {
-
-/// \brief The kernel's smem, and its two smem tensors, as the kernel makes them (on the host).
-template <class Cfg>
-using HostSmem = tut::banks::HostSmem<Cfg>;
 
 /// \brief Thread t's smem instructions per k-tile, for one of the four partitions: 0 tAsA (cp.async
 /// store A), 1 tBsB (cp.async store B), 2 tCsA (load A), 3 tCsB (load B).
 template <class Cfg>
-tut::banks::ThreadAccesses thread_accesses(HostSmem<Cfg> const& smem, int which, int t) {
+tut::banks::ThreadAccesses thread_accesses(tut::HostSmem<Cfg> const& smem, int which, int t) {
   using namespace cute;
   Tensor sA = smem.sA();
   Tensor sB = smem.sB();
@@ -47,16 +43,13 @@ inline std::vector<tut::banks::Partition> partitions() {
 /// \brief The model on the kernel's four smem partitions, per CTA and k-tile.
 template <class Cfg>
 std::vector<tut::banks::PartitionCount> model_counts() {
-  HostSmem<Cfg> smem;
-  return tut::banks::model_counts(partitions(), Cfg::kThreads,
-                                  [&](int which, int t) { return thread_accesses(smem, which, t); });
+  return tut::banks::count_partitions<Cfg>(partitions(), &thread_accesses<Cfg>);
 }
 
 /// \brief Warp \p warp's instruction \p i of partition \p which (as thread_accesses numbers them).
 template <class Cfg>
 tut::banks::WarpAccess warp_instruction(int which, int warp, int i) {
-  HostSmem<Cfg> smem;
-  return tut::banks::warp_instruction([&](int t) { return thread_accesses(smem, which, t); }, warp, i);
+  return tut::banks::warp_instruction_of<Cfg>(&thread_accesses<Cfg>, which, warp, i);
 }
 
 }  // namespace step06

@@ -1,5 +1,5 @@
 // Printing: ranges, grids, banners.
-#include "tut/print.hpp"
+#include "tut/format.hpp"
 
 #include <algorithm>
 #include <iomanip>

@@ -1,5 +1,6 @@
-/// \file print.hpp
-/// \brief Printing layouts, partitions and pictures of who owns what.
+/// \file format.hpp
+/// \brief Text, the printout's vocabulary: layouts as `shape:stride`, integer ranges, the coordinates a
+/// partition addresses, character grids, and the section and item lines (host only). Knows no step.
 #pragma once
 
 #include <algorithm>

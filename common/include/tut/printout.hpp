@@ -1,6 +1,7 @@
-/// \file trace.hpp
-/// \brief The printout's building blocks: one CTA's tensors built with the kernel's own calls, and the
-/// section printers that several steps share (host only).
+/// \file printout.hpp
+/// \brief The printout's sections that two or more steps share, built from CuTe objects with the
+/// kernel's own calls: one tile's tensors, the tiler and the schedule, copy partitions, TV grids, the
+/// ragged edges (host only). A section only one step prints lives in that step.
 ///
 /// A step's trace.cpp strings these together in the same order in every step, so that a diff between
 /// two steps' printouts shows only what the later one adds.
@@ -16,7 +17,8 @@
 #include <cute/tensor.hpp>
 
 #include "tut/cli.hpp"
-#include "tut/print.hpp"
+#include "tut/format.hpp"
+#include "tut/tile_schedule.hpp"
 
 namespace tut {
 
@@ -61,8 +63,32 @@ std::string str(I const& v) {
   return std::to_string(static_cast<long long>(v));
 }
 
-/// \brief "CTA (x,y)" of the traced block.
-inline std::string cta_name(Options const& o) { return "CTA (" + str(o.block_x) + "," + str(o.block_y) + ")"; }
+/// \brief The traced tile and the CTA that computes it, as the step's TileSchedule says.
+struct TracedTile {
+  TileCoord tile;         ///< --tile
+  TileCoord tiles;        ///< the tiles of C: (⌈M/BLK_M⌉, ⌈N/BLK_N⌉)
+  TileSchedule schedule;  ///< how the CTAs visit the tiles
+  TileVisitor visitor;    ///< the CTA that computes the tile, and on which of its visits
+  std::string name;       ///< "CTA (1,0)" for a 2-D grid (the CTA is the tile); "tile (2,1) (CTA 5)" otherwise
+};
+
+/// \brief TracedTile of \p o's tile, for tiles of \p cta_tiler under schedule \p s.
+template <class CtaTiler>
+TracedTile traced_tile(CtaTiler const& cta_tiler, Options const& o, TileSchedule const& s) {
+  using namespace cute;
+  TracedTile t;
+  t.tile = o.tile;
+  t.tiles = {int(ceil_div(o.problem.m, std::int64_t(size<0>(cta_tiler)))),
+             int(ceil_div(o.problem.n, std::int64_t(size<1>(cta_tiler))))};
+  t.schedule = s;
+  t.visitor = visitor_of(s, t.tile, t.tiles.m, t.tiles.n);
+  std::string const cta = cta_label(s, t.visitor.cta, t.tiles.m);
+  t.name = s.visit == Visit::grid_2d ? cta : "tile (" + str(t.tile.m) + "," + str(t.tile.n) + ") (" + cta + ")";
+  return t;
+}
+
+/// \brief Section 2's grid lines for \p t: the CTAs the launch starts and the tiles they visit.
+void print_schedule(std::ostream& os, TracedTile const& t, int threads);
 
 /// \brief "(tm=1, tn=1)": where thread \p thread sits in \p mma's (ThrM,ThrN) thread layout.
 template <class TiledMma>
@@ -71,18 +97,19 @@ std::string thread_mn(TiledMma const& mma, int thread) {
   return "(tm=" + str(cute::get<1>(c)) + ", tn=" + str(cute::get<2>(c)) + ")";
 }
 
-/// \brief Section 2's first lines: the CTA tiler, the grid it makes of \p p, and the k-tiles per CTA.
+/// \brief Section 2's first lines: the CTA tiler, the tiles it makes of the problem, the grid of CTAs that
+/// visit them as \p schedule says, and the k-tiles per tile. Returns the traced tile and its CTA.
 template <class CtaTiler>
-void print_tiler_and_grid(std::ostream& os, CtaTiler const& cta_tiler, Options const& o, int threads) {
+TracedTile print_tiler_and_grid(std::ostream& os, CtaTiler const& cta_tiler, Options const& o, int threads,
+                                TileSchedule const& schedule = {}) {
   using namespace cute;
-  auto const& p = o.problem;
+  TracedTile const t = traced_tile(cta_tiler, o, schedule);
   print_section(os, 2, "CTA tiler and grid");
   print_item(os, "cta_tiler", plain(cta_tiler), "(BLK_M,BLK_N,BLK_K)");
-  print_item(os, "grid",
-             "(" + str(ceil_div(p.m, std::int64_t(size<0>(cta_tiler)))) + "," +
-                 str(ceil_div(p.n, std::int64_t(size<1>(cta_tiler)))) + ")",
-             "ceil(M/BLK_M), ceil(N/BLK_N) CTAs of " + str(threads) + " threads");
-  print_item(os, "k-tiles", str(ceil_div(p.k, std::int64_t(size<2>(cta_tiler)))), "ceil(K/BLK_K) per CTA");
+  print_schedule(os, t, threads);
+  print_item(os, "k-tiles", str(ceil_div(o.problem.k, std::int64_t(size<2>(cta_tiler)))),
+             schedule.visit == Visit::grid_2d ? "ceil(K/BLK_K) per CTA" : "ceil(K/BLK_K) per tile");
+  return t;
 }
 
 /// \brief The TiledMMA's thread layout and permutation, for a scalar-FMA TiledMMA: "threads
@@ -110,16 +137,24 @@ std::string elements(CoordTensor const& c, char const* row, char const* col) {
   return std::string(row) + " " + ranges_compact(r) + " x " + col + " " + ranges_compact(k);
 }
 
-/// \brief The traced CTA's tiles (gA, gB, gC, each with the projection local_tile used) and the rows and
-/// cols of C it covers.
+/// \brief The traced tile's CTA (when the grid is not the tiles), its tiles (gA, gB, gC, each with the
+/// projection local_tile used) and the rows and cols of C they cover.
 template <class Tiles>
-void print_cta_tiles(std::ostream& os, Tiles const& t, Options const& o) {
-  os << "  local_tile(mX, cta_tiler, (" << o.block_x << "," << o.block_y << ",_), proj): this CTA's tiles\n";
+void print_cta_tiles(std::ostream& os, Tiles const& t, TracedTile const& traced) {
+  bool const grid = traced.schedule.visit == Visit::grid_2d;
+  if (!grid)
+    os << "  Tile (" << traced.tile.m << "," << traced.tile.n << ") is computed by CTA blockIdx.x = "
+       << traced.visitor.cta
+       << (traced.schedule.visit == Visit::persistent ? ", on its visit " + str(traced.visitor.visit) : "") << ".\n";
+  std::string const whose = grid ? "this CTA's" : "CTA " + str(traced.visitor.cta) + "'s";
+  os << "  local_tile(mX, cta_tiler, (" << traced.tile.m << "," << traced.tile.n << ",_), proj): " << whose
+     << " tiles\n";
   print_item(os, "gA", plain(t.gA.layout()), "(BLK_M,BLK_K,k)  proj Step<_1,X,_1>");
   print_item(os, "gB", plain(t.gB.layout()), "(BLK_N,BLK_K,k)  proj Step<X,_1,_1>");
   print_item(os, "gC", plain(t.gC.layout()), "(BLK_M,BLK_N)    proj Step<_1,_1,X>");
   auto [rows, cols] = rows_cols(coords_of(t.cC));
-  os << "  " << cta_name(o) << " covers rows " << rows << " and cols " << cols << " of C\n";
+  os << "  " << (grid ? traced.name : "Tile (" + str(traced.tile.m) + "," + str(traced.tile.n) + ")") << " covers rows "
+     << rows << " and cols " << cols << " of C\n";
 }
 
 /// \brief Thread \p T's share of copying each k-tile from gmem into smem: tAgA, tAsA, tBgB and tBsB, with the
@@ -176,135 +211,6 @@ void print_smem_and_copy(std::ostream& os, Tiles const& t, SA const& sA, SB cons
   print_item(os, "smem", str(smem_bytes) + " bytes per CTA",
              "sizeof(SharedStorage) = sA " + str(size(sA) * elem) + " + sB " + str(size(sB) * elem));
   print_copy_partition(os, t, sA, sB, copy_a, copy_b, T, copy_words, smem_idx);
-}
-
-/// \brief Thread T's ownership of the CTA's C tile: one cell per 4×4 elements ('#' owned, '.' not).
-template <class ThrMma, class CtaTiler>
-void print_c_ownership(std::ostream& os, ThrMma const& thr_mma, CtaTiler const& cta_tiler, int thread) {
-  using namespace cute;
-  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler);
-  auto local = coords_of(thr_mma.partition_C(make_identity_tensor(make_shape(bm, bn))));
-  os << "\n  thread " << thread << "'s ownership of the " << bm << "x" << bn
-     << " C tile, one cell = 4x4 elements (# owned, . not):\n";
-  print_grid(os, ownership_grid(local, bm, bn, 4, 4), 4, 4, "  ");
-}
-
-/// \brief How partition_C derives thread \p thread's tCgC from the CTA tile \p gC, in five stages made
-/// with the same calls TiledMMA::thrfrg_C makes: divide by the permutation, by the atom, compose with the
-/// atom's C TV layout, divide by the thread layout, slice the thread.
-template <class GCLayout, class TiledMma>
-void print_partition_c_derivation(std::ostream& os, GCLayout const& gC, TiledMma const& mma, int thread) {
-  using namespace cute;
-  auto const thr_vmnk = mma.get_thr_layout_vmnk();          // (V,M,N,K) -> thr_idx
-  auto const thr_coord = thr_vmnk.get_flat_coord(thread);   // (v,tm,tn,tk)
-  int const tm = get<1>(thr_coord), tn = get<2>(thr_coord);
-  auto const perm_m = mma.template permutation_mnk<0>(), perm_n = mma.template permutation_mnk<1>();
-  // Per-mode flattening writes the nested results the way one would by hand.
-  auto flat2 = [](auto const& l) { return make_layout(flatten(layout<0>(l)), flatten(layout<1>(l))); };
-
-  os << "  input    gC = " << plain(gC) << "   (BLK_M,BLK_N) -> idx\n";
-  auto s1 = logical_divide(gC, make_tile(perm_m, perm_n));
-  std::string const perms = plain(perm_m) == plain(perm_n)
-                                ? plain(perm_m) + " in M and in N"
-                                : plain(perm_m) + " in M and " + plain(perm_n) + " in N";
-  os << "  (1) logical_divide(gC, permutation " << perms << ")\n"
-     << "      " << plain(flat2(s1)) << '\n'
-     << "      per mode of M: " << str(size<0>(perm_m)) << " thread groups x " << str(size<1>(perm_m))
-     << " consecutive x " << str(size<0>(gC) / size(perm_m)) << " repeats at +" << str(size(perm_m)) << "\n";
-
-  using AtomShape = typename TiledMma::AtomShape_MNK;
-  auto s2 = zipped_divide(s1, make_tile(make_layout(size<0>(AtomShape{})), make_layout(size<1>(AtomShape{}))));
-  os << "  (2) zipped_divide by the atom's (" << str(size<0>(AtomShape{})) << "," << str(size<1>(AtomShape{}))
-     << ") footprint: ((AtomM,AtomN),(RestM,RestN))\n"
-     << "      " << plain(make_layout(layout<0>(s2), flatten(layout<1>(s2)))) << '\n';
-
-  using AtomLayoutC_TV = typename TiledMma::Atom::LayoutC_TV;
-  auto s3 = s2.compose(AtomLayoutC_TV{}, _);
-  os << "  (3) compose mode 0 with the atom's LayoutC_TV " << plain(AtomLayoutC_TV{})
-     << ": ((ThrV,FrgV),(RestM,RestN))\n";
-  if (size(AtomLayoutC_TV{}) == 1)
-    os << "      (a relabelling, trivial for the scalar atom: 1 thread, 1 value; a tensor-core atom's is not)\n";
-  os << "      " << plain(make_layout(layout<0>(s3), flatten(layout<1>(s3)))) << '\n';
-
-  auto s4 = zipped_divide(s3, make_tile(_, make_tile(make_layout(size<1>(thr_vmnk)), make_layout(size<2>(thr_vmnk)))));
-  os << "  (4) zipped_divide by the (" << str(size<1>(thr_vmnk)) << "," << str(size<2>(thr_vmnk))
-     << ") thread layout: ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))\n"
-     << "      thread mode   " << plain(layout<0>(s4)) << '\n'
-     << "      fragment mode " << plain(layout<1>(s4)) << '\n';
-
-  auto [frag, offset] = slice_and_offset(make_coord(make_coord(0, make_coord(tm, tn)), _), s4);
-  os << "  (5) slice thread " << thread << " = (v=0,tm=" << tm << ",tn=" << tn << "): offset " << tm << "*"
-     << plain(get<0, 1, 0>(s4.stride())) << " + " << tn << "*" << plain(get<0, 1, 1>(s4.stride())) << " = "
-     << offset << '\n'
-     << "      fragment " << plain(layout<0>(frag)) << '\n'
-     << "      tCgC     "
-     << plain(mma.get_slice(thread).partition_C(make_tensor(counting_iterator<int>(0), gC)).layout())
-     << "   = (FrgV,RestM,RestN)\n";
-}
-
-/// \brief The rows of C that thread \p thread owns in a \p TILE × \p TILE tile when the scalar-FMA TiledMMA
-/// of thread layout \p ThrLayout uses permutation \p perm in M and in N.
-template <int TILE, class ThrLayout, class Perm>
-std::string rows_with_permutation(Perm const&, int thread) {
-  using namespace cute;
-  auto mma = make_tiled_mma(UniversalFMA<float, float, float>{}, ThrLayout{}, Tile<Perm, Perm, Underscore>{});
-  Tensor cC = make_identity_tensor(make_shape(Int<TILE>{}, Int<TILE>{}));  // (BLK_M,BLK_N) -> (m,n)
-  return rows_cols(coords_of(mma.get_slice(thread).partition_C(cC))).first;
-}
-
-/// \brief One line of the permutation comparison: the permutation, how it divides the \p TILE rows of a
-/// C tile with row stride \p TILE, and the rows thread \p thread gets.
-template <int TILE, class ThrLayout, class Perm>
-void print_permutation_row(std::ostream& os, Perm const& perm, int thread) {
-  using namespace cute;
-  auto div = logical_divide(Layout<Int<TILE>, Int<TILE>>{}, perm);
-  auto flat = make_layout(flatten(div.shape()), flatten(div.stride()));
-  std::string const d = size<2>(flat) == 1 ? plain(take<0, 2>(flat)) : plain(flat);  // no rest mode when it is 1
-  os << "    " << std::left << std::setw(16) << plain(perm) << std::setw(36) << d << std::right
-     << rows_with_permutation<TILE, ThrLayout>(perm, thread) << '\n';
-}
-
-/// \brief local_tile(m, cta_tiler, cta_coord, proj), spelled out with the three calls it makes: dice
-/// (proj), zipped_divide (tile) and a slice of the tiles mode (coord), checked against local_tile itself.
-template <class MTensor, class CtaTiler, class Proj>
-void print_local_tile(std::ostream& os, char op, MTensor const& m, CtaTiler const& cta_tiler, Proj proj,
-                      char const* proj_name, std::string const& coord_name, Options const& o, char const* modes) {
-  using namespace cute;
-  auto cta_coord = make_coord(int(o.block_x), int(o.block_y), _);
-  auto tile = dice(proj, cta_tiler);                        // proj: the tiler modes this operand has
-  auto tiled = zipped_divide(m, tile);                      // tile: ((tile),(tiles))
-  auto coord = dice(proj, cta_coord);                       // coord: which tile; '_' keeps a mode
-  auto sliced = tiled(repeat<2>(_), append<2>(coord, _));   // what local_tile returns
-  auto ident = local_tile(make_identity_tensor(shape(m)), cta_tiler, cta_coord, proj);
-  bool const same = sliced.layout() == local_tile(m, cta_tiler, cta_coord, proj).layout();
-  std::string const mname = std::string("m") + op;
-  auto line = [&](char const* what, std::string const& call, std::string const& value) {
-    os << "    " << std::left << std::setw(7) << what << std::setw(35) << call << std::right << value << '\n';
-  };
-  auto const first = ident(0);
-  os << "  g" << op << " = local_tile(" << mname << ", cta_tiler, (" << o.block_x << "," << o.block_y << ",_), "
-     << proj_name << ")\n";
-  line("proj", std::string("dice(") + proj_name + ", " + plain(cta_tiler) + ")", plain(tile));
-  line("tile", "zipped_divide(" + mname + ", " + plain(tile) + ")", plain(tiled.layout()));
-  line("coord", "slice ((_,_)," + coord_name + ")", plain(sliced.layout()) + (same ? "" : "  (not local_tile's!)"));
-  line("", "", std::string(modes) + ", from " + op + "(" + str(get<0>(first)) + "," + str(get<1>(first)) + ")");
-}
-
-/// \brief One 0/1 grid of a thread's mask \p p over coordinates \p c, both (X,ROWS,COLS): rows are mode 1,
-/// columns mode 2, under a title and a header naming the columns' coordinates.
-template <class Coords, class Mask>
-TextBlock mask_grid(std::string const& title, char row_name, char col_name, Coords const& c, Mask const& p) {
-  using namespace cute;
-  std::vector<std::int64_t> cols;
-  for (int j = 0; j < int(size<2>(c)); ++j) cols.push_back(get<1>(c(0, 0, j)));
-  TextBlock g{title, std::string(1, row_name) + " \\ " + col_name + " " + ranges(cols)};
-  for (int i = 0; i < int(size<1>(c)); ++i) {
-    std::ostringstream line;
-    line << std::setw(6) << get<0>(c(0, i, 0)) << "  ";
-    for (int j = 0; j < int(size<2>(c)); ++j) line << (j && j % 4 == 0 ? " " : "") << (p(0, i, j) ? '1' : '0');
-    g.push_back(line.str());
-  }
-  return g;
 }
 
 /// \brief Which (thread, value) of the TV layout \p tv holds each element of a \p rows × \p cols tile, in

@@ -1,0 +1,87 @@
+/// \file make_step.hpp
+/// \brief Building a tut::Step from a step's registration and config: its variants and what its layouts
+/// say (host only). Every step's trace.cpp ends with one make_step() call.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+#include "tut/harness.hpp"
+#include "tut/owner.hpp"
+#include "tut/pictures.hpp"
+#include "tut/problem.hpp"
+#include "tut/registration.hpp"
+#include "tut/tile_schedule.hpp"
+
+namespace tut {
+
+/// \brief The strides of a step's operand layouts: \p a is (M,K), \p b is (N,K), \p c is (M,N).
+template <class LayoutA, class LayoutB, class LayoutC>
+OperandStrides strides_of(LayoutA const& a, LayoutB const& b, LayoutC const& c) {
+  using cute::stride;
+  return {stride<0>(a), stride<1>(a), stride<0>(b), stride<1>(b), stride<0>(c), stride<1>(c)};
+}
+
+/// \brief strides_of() the layouts that \p MakeA(M,K), \p MakeB(N,K) and \p MakeC(M,N) build for \p p: a
+/// step passes `&tut::strides_for<make_layout_A, make_layout_B, make_layout_C>` as Step::layout_strides.
+template <auto MakeA, auto MakeB, auto MakeC>
+OperandStrides strides_for(Problem const& p) {
+  int const M = int(p.m), N = int(p.n), K = int(p.k);
+  return strides_of(MakeA(M, K), MakeB(N, K), MakeC(M, N));
+}
+
+/// \brief A Variant of a kernel configuration whose CTA tiler is \p CtaTiler and whose epilogue stores C
+/// through \p TiledMma's partition_C: its thread count, its tile, its owners and its pictures read off
+/// those types. \p TiledCopyA: the copy partition of A, for the pictures (void if the step has none);
+/// \p extra_svg: the step's own pictures; \p schedule: how the kernel's CTAs visit the tiles.
+template <class CtaTiler, class TiledMma, class TiledCopyA = void>
+Variant make_variant(std::string name, LaunchFn launch, TraceFn trace, ExtraSvgFn extra_svg = nullptr,
+                     TileSchedule schedule = {}) {
+  Variant v;
+  v.name = std::move(name);
+  v.launch = launch;
+  v.trace = trace;
+  v.owners = &owners_by_partition_C<CtaTiler, TiledMma>;
+  v.pictures = &write_pictures<CtaTiler, TiledMma, TiledCopyA>;
+  v.extra_svg = extra_svg;
+  v.threads = int(cute::size(TiledMma{}));
+  v.tile_m = cute::size<0>(CtaTiler{});
+  v.tile_n = cute::size<1>(CtaTiler{});
+  v.tile_k = cute::size<2>(CtaTiler{});
+  v.schedule = schedule;
+  return v;
+}
+
+/// \brief The DType of element type \p T.
+template <class T>
+constexpr DType dtype_of() {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, cute::half_t>, "A and B are fp32 or fp16");
+  return std::is_same_v<T, float> ? DType::f32 : DType::f16;
+}
+
+/// \brief The step as the harness drives it: what its add_tutorial_step() call registers (\p r), A and B
+/// of element type \p TA, the default problem, how the operands are laid out (\p convention; the tests
+/// check it against the layouts \p MakeA(M,K), \p MakeB(N,K) and \p MakeC(M,N) build), the sizes it runs
+/// (\p multiple_of: the numbers behind r's size rule) and its variants, the default first. Throws
+/// std::logic_error if multiple_of does not keep the registered size rule.
+template <class TA, auto MakeA, auto MakeB, auto MakeC>
+Step make_step(Registration const& r, Problem defaults, Convention convention, Problem multiple_of,
+               std::vector<Variant> variants) {
+  Step s(r);
+  s.in_type = dtype_of<TA>();
+  s.defaults = defaults;
+  s.convention = convention;
+  s.layout_strides = &strides_for<MakeA, MakeB, MakeC>;
+  s.multiple_of = multiple_of;
+  s.variants = std::move(variants);
+  if (std::string why = breaks_size_rule(r.sizes, multiple_of); !why.empty())
+    throw std::logic_error(s.name + "'s add_tutorial_step() and its multiple_of disagree: " + why);
+  return s;
+}
+
+}  // namespace tut

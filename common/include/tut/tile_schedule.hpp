@@ -1,0 +1,103 @@
+/// \file tile_schedule.hpp
+/// \brief How a step's CTAs visit the tiles of C: one tile per CTA of a 2-D grid, a 1-D raster, or a
+/// persistent loop over many tiles (host and device).
+///
+/// Every step declares one TileSchedule (Variant::schedule). The kernel finds its tiles with it, and the
+/// harness reads the same declaration for the launch grid, for "which CTA computes this tile" in the
+/// printout, for the grid picture and for the owner test.
+#pragma once
+
+#include <string>
+
+#include <cute/config.hpp>
+
+namespace tut {
+
+/// \brief A C tile's coordinates: tile (m,n) covers rows m·BLK_M.. and cols n·BLK_N.. of C.
+struct TileCoord {
+  int m = 0;  ///< tile-row, along M
+  int n = 0;  ///< tile-col, along N
+  /// \brief The same tile.
+  CUTE_HOST_DEVICE constexpr bool operator==(TileCoord const& o) const { return m == o.m && n == o.n; }
+};
+
+/// \brief The CTAs a launch starts: a grid of x × y.
+struct GridDims {
+  int x = 1;  ///< gridDim.x
+  int y = 1;  ///< gridDim.y
+};
+
+/// \brief The three ways a step's CTAs visit tiles.
+enum class Visit : int {
+  grid_2d,     ///< a 2-D grid of one CTA per tile: CTA (blockIdx.x, blockIdx.y) computes tile (x,y)
+  raster_1d,   ///< a 1-D grid of one CTA per tile: CTA blockIdx.x computes raster_tile(blockIdx.x)
+  persistent,  ///< a 1-D grid of `ctas` CTAs: CTA c computes raster_tile(c), then c + ctas, c + 2·ctas, ...
+};
+
+//! [raster]
+/// \brief Tile number \p i of the raster order over \p tiles_m × \p tiles_n tiles. CTAs run roughly in
+/// the order of their numbers, so this order decides which tiles are in flight together: \p group_m
+/// tile-rows at a time, down a column of the group and then on to the next column. The ~132 CTAs in
+/// flight then read about group_m tiles of A's rows and 132/group_m of B's, which stay in L2 for each
+/// other, instead of every tile-row of A (numbers running down M) when M is large. The last group may
+/// have fewer rows. A bijection from 0..tiles_m·tiles_n-1 onto the tiles (the tests check it).
+CUTE_HOST_DEVICE constexpr TileCoord raster_tile(int i, int tiles_m, int tiles_n, int group_m) {
+  int const per_group = group_m * tiles_n;                     // tiles per group of tile-rows
+  int const first_m = i / per_group * group_m;                 // the group's first tile-row
+  int const left = tiles_m - first_m;                          // tile-rows from there to the bottom
+  int const rows = left < group_m ? left : group_m;            // the group's tile-rows (the last: maybe fewer)
+  int const j = i % per_group;                                 // the tile's place in its group
+  return {first_m + j % rows, j / rows};
+}
+//! [raster]
+
+/// \brief How a step's CTAs visit the tiles of C (see Visit). A literal type: kernels take it by value.
+struct TileSchedule {
+  Visit visit = Visit::grid_2d;  ///< which of the three
+  int group_m = 1;               ///< raster_1d, persistent: tile-rows per group of the raster order
+  int ctas = 0;                  ///< persistent: resident CTAs (fewer when there are fewer tiles)
+
+  /// \brief The grid the launch starts for \p tiles_m × \p tiles_n tiles.
+  CUTE_HOST_DEVICE constexpr GridDims grid(int tiles_m, int tiles_n) const {
+    int const tiles = tiles_m * tiles_n;
+    switch (visit) {
+      case Visit::grid_2d: return {tiles_m, tiles_n};
+      case Visit::raster_1d: return {tiles, 1};
+      default: return {ctas < tiles ? ctas : tiles, 1};
+    }
+  }
+  /// \brief How many CTAs the launch starts.
+  CUTE_HOST_DEVICE constexpr int cta_count(int tiles_m, int tiles_n) const {
+    GridDims const g = grid(tiles_m, tiles_n);
+    return g.x * g.y;
+  }
+  /// \brief How many tiles CTA \p cta (numbered x + gridDim.x·y) computes.
+  CUTE_HOST_DEVICE constexpr int visits(int cta, int tiles_m, int tiles_n) const {
+    int const n = cta_count(tiles_m, tiles_n);
+    if (cta < 0 || cta >= n) return 0;
+    return visit == Visit::persistent ? (tiles_m * tiles_n - cta + n - 1) / n : 1;
+  }
+  /// \brief The tile CTA \p cta computes on its visit \p j (0 for all but a persistent CTA).
+  CUTE_HOST_DEVICE constexpr TileCoord tile(int cta, int j, int tiles_m, int tiles_n) const {
+    switch (visit) {
+      case Visit::grid_2d: return {cta % tiles_m, cta / tiles_m};
+      case Visit::raster_1d: return raster_tile(cta, tiles_m, tiles_n, group_m);
+      default: return raster_tile(cta + j * cta_count(tiles_m, tiles_n), tiles_m, tiles_n, group_m);
+    }
+  }
+};
+
+/// \brief Which CTA computes a tile, and on which of its visits.
+struct TileVisitor {
+  int cta = 0;    ///< numbered x + gridDim.x·y
+  int visit = 0;  ///< 0 for the CTA's first tile
+};
+
+/// \brief The CTA that computes tile \p t under \p s, found by walking the schedule (host: printouts
+/// and tests). {-1,-1} if no CTA does.
+TileVisitor visitor_of(TileSchedule const& s, TileCoord t, int tiles_m, int tiles_n);
+
+/// \brief "CTA (1,0)" for a 2-D grid; "CTA 11" for a 1-D one.
+std::string cta_label(TileSchedule const& s, int cta, int tiles_m);
+
+}  // namespace tut
