@@ -142,8 +142,10 @@ TEST_CASE("owner ids number every thread of every CTA's every visit once", "[har
       }
   CHECK(ids.size() == 15 * threads);
   CHECK(tut::owner_str(tut::owner_id(2, 1, 2, 4, threads), p, 5, 3, int(threads)) ==
-        "CTA 1 thread 2 on its visit 2 (tile (" + std::to_string(tut::raster_tile(9, 5, 3, 2).m) + "," +
-            std::to_string(tut::raster_tile(9, 5, 3, 2).n) + "))");
+        "CTA 1 thread 2, whose visit 2 is tile (" + std::to_string(tut::raster_tile(9, 5, 3, 2).m) + "," +
+            std::to_string(tut::raster_tile(9, 5, 3, 2).n) + ")");
+  CHECK(tut::owner_str(tut::owner_id(40, 5, 0, 6, 384), tut::TileSchedule{tut::Visit::raster_1d, 8}, 3, 2, 384) ==
+        "CTA 5 thread 40, whose tile is (2,1)");
   CHECK(tut::owner_str(tut::owner_id(4, 5, 0, 6, threads), tut::TileSchedule{}, 3, 2, int(threads)) ==
         "CTA (2,1) thread 4");
   CHECK(tut::owner_str(tut::kNoOwner, p, 5, 3, int(threads)) == "nobody");

@@ -356,7 +356,6 @@ TEST_CASE("the masks hold at every coordinate of ragged problems, copies and epi
     using Cfg = decltype(cfg);
     INFO(name_of<Cfg>());
     auto la = step07::make_layout_A(M, K);
-    auto lb = step07::make_layout_B(N, K);
     auto lc = step07::make_layout_C(M, N);
     typename Cfg::CtaTiler cta_tiler;
     int const gx = ceil_div(M, size<0>(cta_tiler)), gy = ceil_div(N, size<1>(cta_tiler));

@@ -233,9 +233,8 @@ std::string grid_map(std::int64_t M, std::int64_t N, int blk_m, int blk_n, std::
                                                     std::to_string(per_y) + (numbered ? " tiles" : " CTAs")
                                               : std::string();
   std::string const note =
-      numbered ? std::string(labels ? "colour and number: " : "colour and line: ") +
-                     "the order the tiles' CTAs start in (light first, dark last)" +
-                     (labels ? "; the number is the CTA (blockIdx.x)" : "") + "; traced tile outlined" + group
+      numbered ? std::string(labels ? "number: the CTA (blockIdx.x); colour: " : "colour and line: ") +
+                     "the order the CTAs start in, light first; traced tile outlined" + group
                : "blue whole, orange cut by M, green cut by N, red both; traced CTA outlined" + group;
   Doc d(std::max({left + cols * cell + 24, left + text_width(title, 13) + 16, left + text_width(note, 10) + 16,
                   left + text_width(order.words, 10) + 16}),

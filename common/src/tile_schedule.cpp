@@ -38,9 +38,10 @@ std::string owner_str(std::uint32_t id, TileSchedule const& s, int tiles_m, int 
   Owner const o = owner_of(id, s, tiles_m, tiles_n, threads);
   std::string const who = cta_label(s, o.cta, tiles_m) + " thread " + std::to_string(o.thread);
   if (s.visit == Visit::grid_2d) return who;
-  std::string const tile = "tile (" + std::to_string(o.tile.m) + "," + std::to_string(o.tile.n) + ")";
-  if (s.visit == Visit::raster_1d) return who + " (" + tile + ")";
-  return who + " on its visit " + std::to_string(o.visit) + " (" + tile + ")";
+  // The tile the schedule gives that CTA: where an entry lies elsewhere, the kernel's tile order is off.
+  std::string const tile = "(" + std::to_string(o.tile.m) + "," + std::to_string(o.tile.n) + ")";
+  if (s.visit == Visit::raster_1d) return who + ", whose tile is " + tile;
+  return who + ", whose visit " + std::to_string(o.visit) + " is tile " + tile;
 }
 
 }  // namespace tut

@@ -56,8 +56,9 @@ struct Owner {
 /// \brief Take \p id apart (\p id must be an id, not kNoOwner or kManyOwners).
 Owner owner_of(std::uint32_t id, TileSchedule const& s, int tiles_m, int tiles_n, int threads);
 
-/// \brief "CTA (1,0) thread 17", "CTA 11 thread 40", "CTA 3 thread 5 on its visit 2 (tile (4,1))", or
-/// "nobody" / "several threads".
+/// \brief Who \p id names, with the tile \p s gives that CTA: "CTA (1,0) thread 17" (a 2-D grid),
+/// "CTA 11 thread 40, whose tile is (2,1)", "CTA 3 thread 5, whose visit 2 is tile (4,1)"; or "nobody",
+/// "several threads".
 std::string owner_str(std::uint32_t id, TileSchedule const& s, int tiles_m, int tiles_n, int threads);
 
 /// \brief Host side: for every C(m,n) of \p p (row-major, m·N + n), the owner id that the TiledMMA's
