@@ -1,6 +1,6 @@
 # add_tutorial_step(<dir> TITLE "<one line>"
 #                   SIZES ANY|ANY_MN|TILE_MULTIPLES [WHY "<why>"] [LIFTED_BY <step> ["<what it runs>"]]
-#                   [MIN_CC <cc>] [MAX_CC <cc>] [ARCH <archs> ARCH_WHY "<why>"]
+#                   [MIN_CC <cc>] [MAX_CC <cc> ARCH_WHY "<why>"] [ARCH <archs>]
 #                   [GOLDENS "<suffix> <args>" ...])
 #
 # Registers one step: the one call per step, in the top CMakeLists.txt, and the one place where the
@@ -68,7 +68,9 @@ function(add_tutorial_step dir)
   set(rule_TILE_MULTIPLES tile_multiples)
   set(rule ${rule_${S_SIZES}})
   # C string literals of the texts.
-  foreach(v TITLE WHY ARCH_WHY)
+  set(S_LIFTED "${lifted_by}")
+  set(S_LIFTED_SIZES "${lifted_sizes}")
+  foreach(v TITLE WHY ARCH_WHY LIFTED LIFTED_SIZES)
     string(REPLACE "\\" "\\\\" c "${S_${v}}")
     string(REPLACE "\"" "\\\"" c "${c}")
     set(c_${v} "${c}")
@@ -88,8 +90,8 @@ inline constexpr tut::Registration kRegistration{
     \"${c_TITLE}\",
     tut::SizeRule::${rule},
     \"${c_WHY}\",
-    \"${lifted_by}\",
-    \"${lifted_sizes}\",
+    \"${c_LIFTED}\",
+    \"${c_LIFTED_SIZES}\",
     ${S_MIN_CC},
     ${S_MAX_CC},
     \"${c_ARCH_WHY}\",

@@ -121,6 +121,7 @@ struct Config {
   /// 8 tile-rows (tut::raster_tile). Measured on an H100: groups of 8 and 16 alike, 3% faster than
   /// blockIdx.x down M at 8192³, the same at 4096³.
   static constexpr tut::TileSchedule kSchedule{tut::Visit::raster_1d, 8};
+  static_assert(kSchedule.kind == tut::Visit::raster_1d, "the kernel computes one tile per CTA of a 1-D grid");
 
   /// \brief sA: STAGES k-tiles of A, K-major, 128B-swizzled. (m,k,stage) -> smem_idx
   using SmemLayoutA = SmemStaged<BLK_M, BLK_K, STAGES>;

@@ -14,10 +14,10 @@
 #include "catch.hpp"
 #include "tut/cli.hpp"
 #include "tut/format.hpp"
+#include "tut/printout.hpp"
 #include "tut/random.hpp"
 #include "tut/reference.hpp"
 #include "tut/status.hpp"
-#include "tut/printout.hpp"
 #include "tut/verify.hpp"
 
 using namespace cute;

@@ -85,6 +85,21 @@ TEST_CASE("validate: the variant's threads and tiles bound --thread and --tile",
   CHECK_NOTHROW(tut::validate(s, o));
   o.problem = {16384, 32768 + 64, 1};  // 128 x 513 CTAs: past 2^24
   CHECK_THROWS_AS(tut::validate(s, o), tut::UsageError);
+  // A 2-D grid has at most 65535 CTAs along y (N): 64 x 65535 tiles is the most.
+  o.owners = false;
+  o.tile = {0, 0};
+  o.problem = {1, 64 * 65535, 1};
+  CHECK_NOTHROW(tut::validate(s, o));
+  o.problem = {1, 64 * 65536, 1};
+  std::string why;
+  try {
+    tut::validate(s, o);
+  } catch (tut::UsageError const& e) {
+    why = e.what();
+  }
+  CHECK(why.find("at most 65535 along y") != std::string::npos);
+  s.variants[0].schedule = {tut::Visit::raster_1d, 8};  // a 1-D grid of the same tiles fits
+  CHECK_NOTHROW(tut::validate(s, o));
 }
 
 TEST_CASE("a problem larger than the GPU's free memory is bad usage", "[harness]") {
@@ -122,6 +137,7 @@ TEST_CASE("owner ids number every thread of every CTA's every visit once", "[har
         std::uint32_t const id = tut::owner_id(t, x + gx * y, 0, gx * gy, threads);
         REQUIRE(id == expect++);
         tut::Owner const o = tut::owner_of(id, tut::TileSchedule{}, int(gx), int(gy), int(threads));
+        REQUIRE(o.valid);
         REQUIRE(o.thread == int(t));
         REQUIRE(o.cta == int(x + gx * y));
         REQUIRE(o.visit == 0);
@@ -137,7 +153,7 @@ TEST_CASE("owner ids number every thread of every CTA's every visit once", "[har
         REQUIRE(ids.insert(id).second);
         REQUIRE(id < 15 * threads);  // below tiles x threads, as validate() assumes
         tut::Owner const o = tut::owner_of(id, p, 5, 3, int(threads));
-        REQUIRE((o.cta == cta && o.visit == j && o.thread == int(t)));
+        REQUIRE((o.valid && o.cta == cta && o.visit == j && o.thread == int(t)));
         REQUIRE(o.tile == tut::raster_tile(cta + 4 * j, 5, 3, 2));
       }
   CHECK(ids.size() == 15 * threads);
@@ -149,6 +165,26 @@ TEST_CASE("owner ids number every thread of every CTA's every visit once", "[har
   CHECK(tut::owner_str(tut::owner_id(4, 5, 0, 6, threads), tut::TileSchedule{}, 3, 2, int(threads)) ==
         "CTA (2,1) thread 4");
   CHECK(tut::owner_str(tut::kNoOwner, p, 5, 3, int(threads)) == "nobody");
+  // A value that is no (CTA, visit)'s id, as a kernel's sums may look: not an owner, and no crash. Under 4x3
+  // tiles in groups of 2 and 5 CTAs, CTA 2 has 2 visits; an id on its visit 2 would index past the tiles.
+  tut::TileSchedule const q{tut::Visit::persistent, 2, 5};
+  REQUIRE(q.visits(2, 4, 3) == 2);
+  std::uint32_t const stray = tut::owner_id(0, 2, 2, 5, threads);
+  CHECK_FALSE(tut::owner_of(stray, q, 4, 3, int(threads)).valid);
+  CHECK(tut::owner_str(stray, q, 4, 3, int(threads)) ==
+        "the value " + std::to_string(stray) + ", which is no thread's id in this launch");
+  CHECK(tut::owner_of(tut::owner_id(0, 2, 1, 5, threads), q, 4, 3, int(threads)).valid);
+  CHECK_FALSE(tut::owner_of(tut::owner_id(0, 1, 1, 6, threads), tut::TileSchedule{}, 3, 2, int(threads)).valid);
+}
+
+TEST_CASE("a step's multiple_of must keep its registered size rule", "[harness]") {
+  CHECK(tut::breaks_size_rule(tut::SizeRule::any, {1, 1, 1}).empty());
+  CHECK_FALSE(tut::breaks_size_rule(tut::SizeRule::any, {1, 1, 8}).empty());
+  CHECK(tut::breaks_size_rule(tut::SizeRule::any_mn, {1, 1, 8}).empty());
+  CHECK_FALSE(tut::breaks_size_rule(tut::SizeRule::any_mn, {1, 1, 1}).empty());
+  CHECK_FALSE(tut::breaks_size_rule(tut::SizeRule::any_mn, {128, 128, 8}).empty());
+  CHECK(tut::breaks_size_rule(tut::SizeRule::tile_multiples, {128, 128, 8}).empty());
+  CHECK_FALSE(tut::breaks_size_rule(tut::SizeRule::tile_multiples, {1, 1, 8}).empty());
 }
 
 TEST_CASE("the owner partition names each entry's thread, CTA and visit, under every schedule", "[harness]") {
@@ -162,7 +198,7 @@ TEST_CASE("the owner partition names each entry's thread, CTA and visit, under e
                                     tut::TileSchedule{tut::Visit::persistent, 1, 100}})
     for (tut::Problem const p : {tut::Problem{1, 1, 4}, tut::Problem{8, 8, 4}, tut::Problem{37, 21, 4},
                                  tut::Problem{64, 9, 4}, tut::Problem{17, 70, 4}}) {
-      CAPTURE(int(s.visit), s.group_m, s.ctas, p.m, p.n);
+      CAPTURE(int(s.kind), s.group_m, s.ctas, p.m, p.n);
       auto const owners = tut::owners_by_partition_C<CtaTiler, TiledMma>(p, s);
       int const tiles_m = int((p.m + 7) / 8), tiles_n = int((p.n + 7) / 8);
       std::set<std::uint32_t> ids;
@@ -179,7 +215,7 @@ TEST_CASE("the owner partition names each entry's thread, CTA and visit, under e
           tut::TileCoord const tile{int(m / 8), int(n / 8)};
           tut::TileVisitor const v = tut::visitor_of(s, tile, tiles_m, tiles_n);
           // The tile the id names holds (m,n), and the schedule sends that CTA there on that visit.
-          if (!(o.tile == tile) || o.cta != v.cta || o.visit != v.visit) ++wrong;
+          if (!o.valid || !(o.tile == tile) || o.cta != v.cta || o.visit != v.visit) ++wrong;
           // The FMA partition: thread (tm,tn) = (t%4, t/4) holds rows tm, tm+4 and cols tn, tn+4 of a tile.
           if (o.thread % 4 != int(m % 8) % 4 || o.thread / 4 != int(n % 8) % 4) ++wrong;
         }

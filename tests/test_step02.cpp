@@ -9,8 +9,8 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "step02_local_tile.hpp"
-#include "tut/mask.hpp"
 #include "tut/format.hpp"
+#include "tut/mask.hpp"
 
 using namespace cute;
 using step02::CtaTiler;

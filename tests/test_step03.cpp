@@ -10,8 +10,8 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "step03_smem_tiling.hpp"
-#include "tut/mask.hpp"
 #include "tut/format.hpp"
+#include "tut/mask.hpp"
 
 using namespace cute;
 using step03::Config;

@@ -9,12 +9,12 @@
 
 #include <cute/tensor.hpp>
 
-#include "smem_accesses.hpp"
 #include "catch.hpp"
 #include "config.hpp"
+#include "smem_accesses.hpp"
 #include "step04_swizzle.hpp"
-#include "tut/mask.hpp"
 #include "tut/format.hpp"
+#include "tut/mask.hpp"
 
 using namespace cute;
 using step04::Default;

@@ -11,12 +11,12 @@
 
 #include <cute/tensor.hpp>
 
-#include "smem_accesses.hpp"
 #include "catch.hpp"
 #include "config.hpp"
+#include "smem_accesses.hpp"
 #include "step06_global_gemm.hpp"
-#include "tut/mask.hpp"
 #include "tut/format.hpp"
+#include "tut/mask.hpp"
 
 using namespace cute;
 using step06::Default;

@@ -16,8 +16,8 @@
 #include "pipeline.hpp"
 #include "smem_accesses.hpp"
 #include "step07_multistage.hpp"
-#include "tut/mask.hpp"
 #include "tut/format.hpp"
+#include "tut/mask.hpp"
 
 using namespace cute;
 using step07::Default;

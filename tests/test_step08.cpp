@@ -21,8 +21,8 @@
 #include "config.hpp"
 #include "pipeline.hpp"
 #include "step08_wgmma_tma.hpp"
-#include "tut/mask.hpp"
 #include "tut/format.hpp"
+#include "tut/mask.hpp"
 
 using namespace cute;
 using step08::Default;

@@ -102,3 +102,14 @@ TEST_CASE("a persistent grid: min(ctas, tiles) CTAs, CTA c takes raster tiles c,
         REQUIRE(total == tiles.m * tiles.n);
       }
 }
+
+TEST_CASE("a schedule says whether it is usable, and tiles round up", "[schedule]") {
+  CHECK(tut::TileSchedule{}.valid());
+  CHECK(tut::TileSchedule{tut::Visit::raster_1d, 8}.valid());
+  CHECK_FALSE(tut::TileSchedule{tut::Visit::raster_1d, 0}.valid());
+  CHECK(tut::TileSchedule{tut::Visit::persistent, 8, 132}.valid());
+  CHECK_FALSE(tut::TileSchedule{tut::Visit::persistent, 8, 0}.valid());
+  CHECK(tut::tile_counts(300, 600, 128, 256) == tut::TileCoord{3, 3});
+  CHECK(tut::tile_counts(256, 512, 128, 256) == tut::TileCoord{2, 2});
+  CHECK(tut::tile_counts(1, 1, 128, 256) == tut::TileCoord{1, 1});
+}

@@ -15,10 +15,10 @@ namespace tut {
 
 namespace {
 
-// "M,N" -> two non-negative integers.
+// "TM,TN" -> two non-negative integers.
 TileCoord parse_tile(std::string const& s) {
   auto const comma = s.find(',');
-  auto bad = [&] { return UsageError("--tile expects M,N (two non-negative integers), got '" + s + "'"); };
+  auto bad = [&] { return UsageError("--tile expects TM,TN (two non-negative integers), got '" + s + "'"); };
   if (comma == std::string::npos) throw bad();
   auto num = [&](std::string const& part) {
     if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9) throw bad();
@@ -44,14 +44,14 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
   app.add_option("--n", o.problem.n, "columns of C, rows of B (N)")->capture_default_str();
   app.add_option("--k", o.problem.k, "reduction extent (K)")->capture_default_str();
   app.add_option("--tile", tile,
-                 "C tile to trace, as M,N: tile-row M (rows M*BLK_M..), tile-col N; the printout says which CTA "
-                 "computes it")
-      ->type_name("M,N")
+                 "C tile to trace, as TM,TN: tile-row TM (rows TM*BLK_M..) and tile-col TN (cols TN*BLK_N..); the "
+                 "printout says which CTA computes it")
+      ->type_name("TM,TN")
       ->capture_default_str();
   app.add_option("--thread", o.thread, "thread to trace, of the CTA that computes the traced tile")
       ->capture_default_str();
   // Retired: a CTA no longer names a tile (a 1-D or persistent grid numbers its CTAs otherwise).
-  app.add_option("--block", block, "retired: use --tile M,N")->group("");
+  app.add_option("--block", block, "retired: use --tile TM,TN")->group("");
   app.add_flag("--print-only", o.print_only, "print the layouts and partitions; run nothing (no GPU needed)");
   app.add_flag("--quiet", o.quiet, "skip the partition printout (sections 2-4)");
   app.add_option("--seed", seed, "seed of the random inputs (default: a fresh one, printed)");
@@ -109,9 +109,9 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
     throw UsageError("M, N and K must be at least 1 (got M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) +
                      " K=" + std::to_string(p.k) + ")");
   if (o.thread < 0) throw UsageError("--thread must be at least 0 (got " + std::to_string(o.thread) + ")");
-  if (!block.empty())
-    throw UsageError("--block is retired: pick the C tile to trace with --tile M,N; the printout says which CTA "
-                     "computes it (in a 2-D grid, CTA (M,N))");
+  if (app.count("--block") > 0)
+    throw UsageError("--block is retired: pick the C tile to trace with --tile TM,TN; the printout says which CTA "
+                     "computes it (in a 2-D grid, CTA (TM,TN))");
   o.tile = parse_tile(tile);
   o.init = init == "ones" ? Init::ones : Init::random;
   o.fault = fault == "no-launch"        ? Fault::no_launch

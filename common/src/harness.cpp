@@ -12,9 +12,9 @@
 
 #include "tut/buffers.hpp"
 #include "tut/cuda_check.hpp"
+#include "tut/format.hpp"
 #include "tut/owner.hpp"
 #include "tut/pictures.hpp"
-#include "tut/format.hpp"
 #include "tut/random.hpp"
 #include "tut/reference.hpp"
 #include "tut/status.hpp"
@@ -24,7 +24,7 @@
 namespace tut {
 
 TileCoord tiles_of(Variant const& v, Problem const& p) {
-  return {int((p.m + v.tile_m - 1) / v.tile_m), int((p.n + v.tile_n - 1) / v.tile_n)};
+  return tile_counts(p.m, p.n, v.tile_m, v.tile_n);
 }
 
 std::string breaks_size_rule(SizeRule rule, Problem const& q) {
@@ -95,6 +95,11 @@ void validate(Step const& s, Options const& o) {
     throw UsageError("--tile " + std::to_string(o.tile.m) + "," + std::to_string(o.tile.n) +
                      " is out of range: C has " + std::to_string(tiles.m) + "x" + std::to_string(tiles.n) +
                      " tiles (0.." + std::to_string(tiles.m - 1) + ",0.." + std::to_string(tiles.n - 1) + ")");
+  // CUDA launches at most 2^31-1 CTAs along x and 65535 along y.
+  GridDims const grid = v.schedule.grid(tiles.m, tiles.n);
+  if (grid.y > 65535)
+    throw UsageError("this problem needs a grid of " + std::to_string(grid.x) + "x" + std::to_string(grid.y) + " CTAs of " +
+                     s.name + ", and CUDA allows at most 65535 along y: use a smaller N");
   // An owner id numbers (visit·CTAs + CTA)·threads + thread; visit·CTAs + CTA stays below the tiles.
   double const ids = double(tiles.m) * double(tiles.n) * double(v.threads);
   if (o.owners && ids > double(kOwnerIdLimit))

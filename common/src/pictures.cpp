@@ -138,7 +138,7 @@ void make_parent_dir(std::string const& file) {
 
 svg::GridOrder grid_order(TileSchedule const& s, int tiles_m, int tiles_n) {
   svg::GridOrder g;
-  if (s.visit == Visit::grid_2d) return g;
+  if (s.kind == Visit::grid_2d) return g;
   std::size_t const tiles = std::size_t(tiles_m) * std::size_t(tiles_n);
   g.cta_of_tile.assign(tiles, -1);
   g.rank_of_tile.assign(tiles, -1);
@@ -152,7 +152,7 @@ svg::GridOrder grid_order(TileSchedule const& s, int tiles_m, int tiles_n) {
     }
   g.ranks = int(tiles);
   std::string const groups = "groups of " + std::to_string(s.group_m) + " tile-rows, down each column of a group";
-  g.words = s.visit == Visit::raster_1d
+  g.words = s.kind == Visit::raster_1d
                 ? "1-D grid, one CTA per tile, in raster order: " + groups
                 : "persistent: " + std::to_string(ctas) + " CTAs; CTA c takes raster tiles c, c+" + std::to_string(ctas) +
                       ", ... (" + groups + ")";

@@ -6,19 +6,19 @@ namespace tut {
 void print_schedule(std::ostream& os, TracedTile const& t, int threads) {
   TileSchedule const& s = t.schedule;
   std::string const tiles = "(" + str(t.tiles.m) + "," + str(t.tiles.n) + ")";
-  if (s.visit == Visit::grid_2d) {
+  if (s.kind == Visit::grid_2d) {
     print_item(os, "grid", tiles, "ceil(M/BLK_M), ceil(N/BLK_N) CTAs of " + str(threads) + " threads");
     return;
   }
   int const ctas = s.cta_count(t.tiles.m, t.tiles.n);
   print_item(os, "tiles", tiles, "ceil(M/BLK_M), ceil(N/BLK_N) tiles of C");
-  if (s.visit == Visit::raster_1d)
+  if (s.kind == Visit::raster_1d)
     print_item(os, "grid", "(" + str(ctas) + ")", "1-D: one CTA of " + str(threads) + " threads per tile");
   else
     print_item(os, "grid", "(" + str(ctas) + ")",
                "persistent: CTAs of " + str(threads) + " threads, each loops over tiles");
   print_item(os, "order",
-             s.visit == Visit::raster_1d ? "CTA i computes raster_tile(i)"
+             s.kind == Visit::raster_1d ? "CTA i computes raster_tile(i)"
                                          : "CTA c computes raster_tile(c), then c+" + str(ctas) + ", ...",
              "groups of " + str(s.group_m) + " tile-rows, for L2");
 }

@@ -23,7 +23,7 @@ enum class Fault {
 struct Options {
   Problem problem;             ///< --m --n --k
   std::int64_t thread = 0;     ///< --thread T: the thread to trace
-  TileCoord tile;              ///< --tile M,N: the C tile to trace (M runs along M, N along N)
+  TileCoord tile;              ///< --tile TM,TN: the C tile to trace (tile-row TM along M, tile-col TN along N)
   bool print_only = false;     ///< --print-only: print the partitions, run nothing, need no GPU
   bool quiet = false;          ///< --quiet: skip the partition printout (sections 2-4)
   std::uint64_t seed = 0;      ///< --seed S (default: a fresh one, printed)
@@ -53,7 +53,7 @@ struct CliResult {
 
 /// \brief Parse \p argv. --help prints the usage (exit_now, code 0). Malformed input — unknown flags,
 /// non-numeric or out-of-range numbers, M/N/K < 1, a bad --tile — throws UsageError with one line.
-/// Limits that depend on the step (tile multiples, thread and block ranges) are checked by the harness.
+/// Limits that depend on the step (tile multiples, thread and tile ranges) are checked by the harness.
 CliResult parse_cli(int argc, char** argv, CliSpec const& spec);
 
 }  // namespace tut

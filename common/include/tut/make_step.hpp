@@ -53,6 +53,8 @@ Variant make_variant(std::string name, LaunchFn launch, TraceFn trace, ExtraSvgF
   v.tile_m = cute::size<0>(CtaTiler{});
   v.tile_n = cute::size<1>(CtaTiler{});
   v.tile_k = cute::size<2>(CtaTiler{});
+  if (!schedule.valid())
+    throw std::logic_error("variant " + v.name + ": a tile schedule needs group_m >= 1, and ctas >= 1 if persistent");
   v.schedule = schedule;
   return v;
 }

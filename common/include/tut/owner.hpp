@@ -45,20 +45,22 @@ CUTE_DEVICE void fill_owner_id(Fragment&& frg, int visit = 0, int threads = int(
 }
 #endif
 
-/// \brief An owner id taken apart: who stored an entry, and which tile it meant to store.
+/// \brief An owner id taken apart: who stored an entry, and which tile the schedule gives it.
 struct Owner {
-  int thread = 0;  ///< among the numbered threads
-  int cta = 0;     ///< numbered x + gridDim.x·y
-  int visit = 0;   ///< which of the CTA's tiles
-  TileCoord tile;  ///< that tile, as the schedule says
+  bool valid = false;  ///< false: no thread of the launch has this id (a sum, say, or kNoOwner)
+  int thread = 0;      ///< among the numbered threads
+  int cta = 0;         ///< numbered x + gridDim.x·y
+  int visit = 0;       ///< which of the CTA's tiles
+  TileCoord tile;      ///< that tile, as the schedule says
 };
 
-/// \brief Take \p id apart (\p id must be an id, not kNoOwner or kManyOwners).
+/// \brief Take \p id apart, for a launch of \p threads threads per CTA over \p tiles_m × \p tiles_n tiles
+/// visited as \p s says.
 Owner owner_of(std::uint32_t id, TileSchedule const& s, int tiles_m, int tiles_n, int threads);
 
 /// \brief Who \p id names, with the tile \p s gives that CTA: "CTA (1,0) thread 17" (a 2-D grid),
 /// "CTA 11 thread 40, whose tile is (2,1)", "CTA 3 thread 5, whose visit 2 is tile (4,1)"; or "nobody",
-/// "several threads".
+/// "several threads", or that the value is no thread's id.
 std::string owner_str(std::uint32_t id, TileSchedule const& s, int tiles_m, int tiles_n, int threads);
 
 /// \brief Host side: for every C(m,n) of \p p (row-major, m·N + n), the owner id that the TiledMMA's
@@ -71,7 +73,7 @@ std::vector<std::uint32_t> owners_by_partition_C(Problem const& p, TileSchedule 
   CtaTiler cta_tiler;
   TiledMma mma;
   int const M = int(p.m), N = int(p.n);
-  int const tiles_m = int(ceil_div(M, int(size<0>(cta_tiler)))), tiles_n = int(ceil_div(N, int(size<1>(cta_tiler))));
+  auto const [tiles_m, tiles_n] = tile_counts(M, N, size<0>(cta_tiler), size<1>(cta_tiler));
   int const ctas = schedule.cta_count(tiles_m, tiles_n);
   int const threads = int(size(mma));
   std::vector<std::uint32_t> out(std::size_t(M) * std::size_t(N), kNoOwner);

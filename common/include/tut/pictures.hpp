@@ -102,7 +102,8 @@ svg::GridOrder grid_order(TileSchedule const& s, int tiles_m, int tiles_n);
 /// \p schedule: how the CTAs visit the tiles, for the grid picture.
 /// \p TiledCopyA: the step's copy partition of A, or void if it has none.
 template <class CtaTiler, class TiledMma, class TiledCopyA>
-void write_pictures(Options const& o, OperandStrides const& st, std::string const& step, TileSchedule const& schedule) {
+void write_pictures(Options const& o, OperandStrides const& st, std::string const& step,
+                    TileSchedule const& schedule) {
   using namespace cute;
   CtaTiler cta_tiler;
   TiledMma mma;
@@ -110,7 +111,7 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
   int const threads = int(size(mma)), T = int(o.thread);
   std::int64_t const tm = o.tile.m, tn = o.tile.n;
-  std::string const cta = schedule.visit == Visit::grid_2d
+  std::string const cta = schedule.kind == Visit::grid_2d
                               ? "CTA (" + std::to_string(tm) + "," + std::to_string(tn) + ")"
                               : "tile (" + std::to_string(tm) + "," + std::to_string(tn) + ")";
   svg::Cells const cells = c_cells<CtaTiler, TiledMma>(p, tm, tn);
@@ -148,8 +149,8 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
                                                          step + ": thread " + std::to_string(T) +
                                                              "'s partition_A, _B (one k-tile) and _C"));
 
-  int const tiles_m = int((p.m + bm - 1) / bm), tiles_n = int((p.n + bn - 1) / bn);
-  svg::write_file(dir + "grid.svg", svg::grid_map(p.m, p.n, bm, bn, tm, tn, grid_order(schedule, tiles_m, tiles_n)));
+  TileCoord const tiles = tile_counts(p.m, p.n, bm, bn);
+  svg::write_file(dir + "grid.svg", svg::grid_map(p.m, p.n, bm, bn, tm, tn, grid_order(schedule, tiles.m, tiles.n)));
 
   if constexpr (!std::is_void_v<TiledCopyA>) {
     TiledCopyA copy_a;

@@ -22,9 +22,10 @@
 
 namespace tut {
 
-/// \brief One CTA's view of the problem: the full tensors (over null pointers: never dereferenced on the
-/// host), the CTA's tiles as the kernel cuts them with local_tile, and the same tiling of identity
-/// tensors, which gives the global (m,k), (n,k) and (m,n) of every element.
+/// \brief One C tile's view of the problem, as the CTA that computes it sees it: the full tensors (over null
+/// pointers: never dereferenced on the host), the tiles of A, B and C as the kernel cuts them with
+/// local_tile, and the same tiling of identity tensors, which gives the global (m,k), (n,k) and (m,n) of
+/// every element.
 template <class MA, class MB, class MC, class GA, class GB, class GC, class CA, class CB, class CC>
 struct CtaTiles {
   MA mA;  ///< (M,K)
@@ -38,12 +39,12 @@ struct CtaTiles {
   CC cC;  ///< (BLK_M,BLK_N) -> (m,n)
 };
 
-/// \brief CtaTiles of CTA (\p bx, \p by) for operands of layouts \p la (M,K), \p lb (N,K), \p lc (M,N) and
-/// element types \p TA (A and B) and \p TC (C): the calls of the kernel's "full and tiled tensors".
+/// \brief CtaTiles of C tile (\p tm, \p tn) for operands of layouts \p la (M,K), \p lb (N,K), \p lc (M,N)
+/// and element types \p TA (A and B) and \p TC (C): the calls of the kernel's "full and tiled tensors".
 template <class TA, class TC, class CtaTiler, class LayoutA, class LayoutB, class LayoutC>
-auto tile_cta(CtaTiler const& cta_tiler, LayoutA const& la, LayoutB const& lb, LayoutC const& lc, int bx, int by) {
+auto tile_cta(CtaTiler const& cta_tiler, LayoutA const& la, LayoutB const& lb, LayoutC const& lc, int tm, int tn) {
   using namespace cute;
-  auto cta_coord = make_coord(bx, by, _);                                          // (m,n,:)
+  auto cta_coord = make_coord(tm, tn, _);                                          // (m,n,:)
   Tensor mA = make_tensor(make_gmem_ptr(static_cast<TA const*>(nullptr)), la);     // (M,K)
   Tensor mB = make_tensor(make_gmem_ptr(static_cast<TA const*>(nullptr)), lb);     // (N,K)
   Tensor mC = make_tensor(make_gmem_ptr(static_cast<TC*>(nullptr)), lc);           // (M,N)
@@ -78,12 +79,11 @@ TracedTile traced_tile(CtaTiler const& cta_tiler, Options const& o, TileSchedule
   using namespace cute;
   TracedTile t;
   t.tile = o.tile;
-  t.tiles = {int(ceil_div(o.problem.m, std::int64_t(size<0>(cta_tiler)))),
-             int(ceil_div(o.problem.n, std::int64_t(size<1>(cta_tiler))))};
+  t.tiles = tile_counts(o.problem.m, o.problem.n, size<0>(cta_tiler), size<1>(cta_tiler));
   t.schedule = s;
   t.visitor = visitor_of(s, t.tile, t.tiles.m, t.tiles.n);
   std::string const cta = cta_label(s, t.visitor.cta, t.tiles.m);
-  t.name = s.visit == Visit::grid_2d ? cta : "tile (" + str(t.tile.m) + "," + str(t.tile.n) + ") (" + cta + ")";
+  t.name = s.kind == Visit::grid_2d ? cta : "tile (" + str(t.tile.m) + "," + str(t.tile.n) + ") (" + cta + ")";
   return t;
 }
 
@@ -108,7 +108,7 @@ TracedTile print_tiler_and_grid(std::ostream& os, CtaTiler const& cta_tiler, Opt
   print_item(os, "cta_tiler", plain(cta_tiler), "(BLK_M,BLK_N,BLK_K)");
   print_schedule(os, t, threads);
   print_item(os, "k-tiles", str(ceil_div(o.problem.k, std::int64_t(size<2>(cta_tiler)))),
-             schedule.visit == Visit::grid_2d ? "ceil(K/BLK_K) per CTA" : "ceil(K/BLK_K) per tile");
+             schedule.kind == Visit::grid_2d ? "ceil(K/BLK_K) per CTA" : "ceil(K/BLK_K) per tile");
   return t;
 }
 
@@ -141,11 +141,11 @@ std::string elements(CoordTensor const& c, char const* row, char const* col) {
 /// projection local_tile used) and the rows and cols of C they cover.
 template <class Tiles>
 void print_cta_tiles(std::ostream& os, Tiles const& t, TracedTile const& traced) {
-  bool const grid = traced.schedule.visit == Visit::grid_2d;
+  bool const grid = traced.schedule.kind == Visit::grid_2d;
   if (!grid)
     os << "  Tile (" << traced.tile.m << "," << traced.tile.n << ") is computed by CTA blockIdx.x = "
        << traced.visitor.cta
-       << (traced.schedule.visit == Visit::persistent ? ", on its visit " + str(traced.visitor.visit) : "") << ".\n";
+       << (traced.schedule.kind == Visit::persistent ? ", on its visit " + str(traced.visitor.visit) : "") << ".\n";
   std::string const whose = grid ? "this CTA's" : "CTA " + str(traced.visitor.cta) + "'s";
   os << "  local_tile(mX, cta_tiler, (" << traced.tile.m << "," << traced.tile.n << ",_), proj): " << whose
      << " tiles\n";
@@ -174,7 +174,7 @@ void print_copy_partition(std::ostream& os, Tiles const& t, SA const& sA, SB con
   };
   std::string const modes = ring ? ",STAGES) = partition_D(s" : ") = partition_D(s";
   std::string const every = ring ? "of every k-tile, in every stage" : "of every k-tile";
-  // product_each: a tiled smem layout's modes may be nested ((8,16),64); its coordinates should not be.
+  // product_each: a tiled smem layout's modes may be nested, ((8,16),(64,1)); its coordinates should not be.
   Tensor csA = make_identity_tensor(product_each(shape(stage0(sA))));  // (BLK_M,BLK_K) -> (m,k) in the tile
   Tensor csB = make_identity_tensor(product_each(shape(stage0(sB))));  // (BLK_N,BLK_K) -> (n,k) in the tile
   auto thr_copy_a = copy_a.get_slice(T);
@@ -243,8 +243,8 @@ TextBlock tv_grid(std::string const& title, std::vector<std::pair<int, int>> con
 void print_swizzle_bits(std::ostream& os, int B, int M, int S, int low_bits, int high_bits, char low, char high,
                         std::string const& index);
 
-/// \brief The grid of CTAs of an M×N problem in BLK_M×BLK_N tiles: one cell per CTA (or group of CTAs,
-/// at most 32×32 cells), marking the CTAs cut by the ragged edges.
+/// \brief The 2-D grid of CTAs of an M×N problem in BLK_M×BLK_N tiles, one CTA per tile: one cell per CTA
+/// (or group of CTAs, at most 32×32 cells), marking the CTAs cut by the ragged edges.
 void print_grid_map(std::ostream& os, std::int64_t M, std::int64_t N, int blk_m, int blk_n);
 
 /// \brief The ragged k-tile, if any: which k the last k-tile holds and how many of them exist.

@@ -2,11 +2,13 @@
 /// \brief How a step's CTAs visit the tiles of C: one tile per CTA of a 2-D grid, a 1-D raster, or a
 /// persistent loop over many tiles (host and device).
 ///
-/// Every step declares one TileSchedule (Variant::schedule). The kernel finds its tiles with it, and the
-/// harness reads the same declaration for the launch grid, for "which CTA computes this tile" in the
-/// printout, for the grid picture and for the owner test.
+/// Every step declares one TileSchedule (Variant::schedule; a 2-D grid unless it says otherwise). Its
+/// kernel and launch implement it: a 2-D grid's kernel computes tile (blockIdx.x, blockIdx.y), others ask
+/// the schedule for their tiles and their grid. The harness reads the same declaration for "which CTA
+/// computes this tile" in the printout, for the grid picture and for the owner test.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <cute/config.hpp>
@@ -20,6 +22,12 @@ struct TileCoord {
   /// \brief The same tile.
   CUTE_HOST_DEVICE constexpr bool operator==(TileCoord const& o) const { return m == o.m && n == o.n; }
 };
+
+/// \brief The tiles of an M × N problem in BLK_M × BLK_N tiles: (⌈M/BLK_M⌉, ⌈N/BLK_N⌉).
+CUTE_HOST_DEVICE constexpr TileCoord tile_counts(std::int64_t M, std::int64_t N, std::int64_t blk_m,
+                                                 std::int64_t blk_n) {
+  return {int((M + blk_m - 1) / blk_m), int((N + blk_n - 1) / blk_n)};
+}
 
 /// \brief The CTAs a launch starts: a grid of x × y.
 struct GridDims {
@@ -40,7 +48,8 @@ enum class Visit : int {
 /// tile-rows at a time, down a column of the group and then on to the next column. The ~132 CTAs in
 /// flight then read about group_m tiles of A's rows and 132/group_m of B's, which stay in L2 for each
 /// other, instead of every tile-row of A (numbers running down M) when M is large. The last group may
-/// have fewer rows. A bijection from 0..tiles_m·tiles_n-1 onto the tiles (the tests check it).
+/// have fewer rows. A bijection from 0..tiles_m·tiles_n-1 onto the tiles (the tests check it); \p i must
+/// lie in that range, and \p group_m be at least 1.
 CUTE_HOST_DEVICE constexpr TileCoord raster_tile(int i, int tiles_m, int tiles_n, int group_m) {
   int const per_group = group_m * tiles_n;                     // tiles per group of tile-rows
   int const first_m = i / per_group * group_m;                 // the group's first tile-row
@@ -52,15 +61,20 @@ CUTE_HOST_DEVICE constexpr TileCoord raster_tile(int i, int tiles_m, int tiles_n
 //! [raster]
 
 /// \brief How a step's CTAs visit the tiles of C (see Visit). A literal type: kernels take it by value.
+/// A persistent schedule fixes its CTA count when the step is compiled, so that the printout can name
+/// the CTA of a tile without a GPU.
 struct TileSchedule {
-  Visit visit = Visit::grid_2d;  ///< which of the three
-  int group_m = 1;               ///< raster_1d, persistent: tile-rows per group of the raster order
-  int ctas = 0;                  ///< persistent: resident CTAs (fewer when there are fewer tiles)
+  Visit kind = Visit::grid_2d;   ///< which of the three
+  int group_m = 1;               ///< raster_1d, persistent: tile-rows per group of the raster order (>= 1)
+  int ctas = 1;                  ///< persistent: resident CTAs (>= 1; fewer run when there are fewer tiles)
+
+  /// \brief group_m >= 1, and ctas >= 1 for a persistent schedule: what the functions below assume.
+  constexpr bool valid() const { return group_m >= 1 && (kind != Visit::persistent || ctas >= 1); }
 
   /// \brief The grid the launch starts for \p tiles_m × \p tiles_n tiles.
   CUTE_HOST_DEVICE constexpr GridDims grid(int tiles_m, int tiles_n) const {
     int const tiles = tiles_m * tiles_n;
-    switch (visit) {
+    switch (kind) {
       case Visit::grid_2d: return {tiles_m, tiles_n};
       case Visit::raster_1d: return {tiles, 1};
       default: return {ctas < tiles ? ctas : tiles, 1};
@@ -75,11 +89,11 @@ struct TileSchedule {
   CUTE_HOST_DEVICE constexpr int visits(int cta, int tiles_m, int tiles_n) const {
     int const n = cta_count(tiles_m, tiles_n);
     if (cta < 0 || cta >= n) return 0;
-    return visit == Visit::persistent ? (tiles_m * tiles_n - cta + n - 1) / n : 1;
+    return kind == Visit::persistent ? (tiles_m * tiles_n - cta + n - 1) / n : 1;
   }
   /// \brief The tile CTA \p cta computes on its visit \p j (0 for all but a persistent CTA).
   CUTE_HOST_DEVICE constexpr TileCoord tile(int cta, int j, int tiles_m, int tiles_n) const {
-    switch (visit) {
+    switch (kind) {
       case Visit::grid_2d: return {cta % tiles_m, cta / tiles_m};
       case Visit::raster_1d: return raster_tile(cta, tiles_m, tiles_n, group_m);
       default: return raster_tile(cta + j * cta_count(tiles_m, tiles_n), tiles_m, tiles_n, group_m);
