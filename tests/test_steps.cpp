@@ -54,7 +54,8 @@ TEST_CASE("every step is registered once, and refuses the sizes its rule refuses
       std::string const why = tut::unsupported(s, {s.multiple_of.m + 1, s.multiple_of.n, s.multiple_of.k});
       // ... a later registered step, which runs the size refused here.
       CHECK_FALSE(s.lifted_by.empty());
-      auto const later = std::find_if(steps.begin(), steps.end(), [&](tut::Step const* o) { return o->name == s.lifted_by; });
+      auto const later =
+          std::find_if(steps.begin(), steps.end(), [&](tut::Step const* o) { return o->name == s.lifted_by; });
       REQUIRE(later != steps.end());
       CHECK(later - steps.begin() > &r - steps.data());
       CHECK(tut::unsupported(**later, {s.multiple_of.m + 1, s.multiple_of.n, (*later)->multiple_of.k}).empty());
@@ -141,7 +142,9 @@ TEST_CASE("every variant's CTAs visit every tile of C exactly once", "[steps][sc
       for (auto const& [m, n] : mn) {
         CAPTURE(m, n);
         tut::TileCoord const tiles = tut::tiles_of(v, {m, n, s.multiple_of.k});
-        REQUIRE((tiles.m == int((m + v.tile_m - 1) / v.tile_m) && tiles.n == int((n + v.tile_n - 1) / v.tile_n)));
+        // The tiles cover C, and no tile lies wholly past its edge.
+        REQUIRE((tiles.m * v.tile_m >= m && (tiles.m - 1) * v.tile_m < m));
+        REQUIRE((tiles.n * v.tile_n >= n && (tiles.n - 1) * v.tile_n < n));
         std::vector<int> hits(std::size_t(tiles.m) * std::size_t(tiles.n), 0);
         int const ctas = v.schedule.cta_count(tiles.m, tiles.n);
         for (int cta = 0; cta < ctas; ++cta)
