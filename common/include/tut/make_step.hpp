@@ -27,8 +27,8 @@ OperandStrides strides_of(LayoutA const& a, LayoutB const& b, LayoutC const& c) 
   return {stride<0>(a), stride<1>(a), stride<0>(b), stride<1>(b), stride<0>(c), stride<1>(c)};
 }
 
-/// \brief strides_of() the layouts that \p MakeA(M,K), \p MakeB(N,K) and \p MakeC(M,N) build for \p p: a
-/// step passes `&tut::strides_for<make_layout_A, make_layout_B, make_layout_C>` as Step::layout_strides.
+/// \brief strides_of() the layouts that \p MakeA(M,K), \p MakeB(N,K) and \p MakeC(M,N) build for \p p:
+/// make_step() sets it as Step::layout_strides.
 template <auto MakeA, auto MakeB, auto MakeC>
 OperandStrides strides_for(Problem const& p) {
   int const M = int(p.m), N = int(p.n), K = int(p.k);
