@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""Fill the generated parts of the pages (docs/*.md) and the README from the sources they quote.
+
+    scripts/gen_pages.py [build]           # rewrite the generated parts in place
+    scripts/gen_pages.py [build] --check   # write nothing; exit 1 and name the files that are stale
+
+A page is one Markdown file that reads well on GitHub and in the Doxygen site alike. What it quotes
+(code, printouts, speed figures, which GPU a step needs, the links to its neighbours) sits between
+two HTML comments, which neither renderer shows:
+
+    <!-- gen:snippet step01_naive/config.hpp tiled_mma -->
+    ...written by this script...
+    <!-- gen:end -->
+
+The kinds, and what each writes:
+  snippet FILE TAG         the lines of FILE between its two `//! [TAG]` markers, as a C++ code block
+  printout FILE [N,M..]    a golden printout (tests/golden/*.txt) as plain text: all of it, its sections
+                           N, M, or with `lines=tCgC,tCgA` the first line that begins with each word
+  bench STEP [SIZE..]      STEP's speeds from the benchmark JSON: its variants beside cuBLAS, per size
+  bench-source             one line naming the benchmark run: device, date, file
+  gpu                      which GPU the page's step needs (from its add_tutorial_step() call and the
+                           smem line of its golden printout)
+  gpu-table                the same for every step, as a table (the README)
+  nav                      links to the previous page, the index, and the next page
+
+[build] is a configured build folder (default: build), for <build>/tut_steps.json and
+<build>/tut_goldens.txt: the registered steps, in order, and their golden printouts. The test `pages_current` runs --check, so a page that differs from what this script
+writes fails, as a stale golden does.
+"""
+
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCS = os.path.join(ROOT, "docs")
+BENCH_JSON = "docs/bench/h100_2026-11-23.json"
+# The pages in reading order: the notation page, then the registered steps (tut_steps.json).
+FIRST_PAGES = ["notation"]
+
+BEGIN_RE = re.compile(r"^<!-- gen:([a-z-]+)((?: [^ ]+)*) -->$")
+END_LINE = "<!-- gen:end -->"
+MARKER_RE = re.compile(r"^\s*(//!|///|#!?) \[[A-Za-z0-9_-]+\]\s*$")
+SIZE_RE = re.compile(r"(\d+)x(\d+)x(\d+)")
+
+
+class Stale(Exception):
+    """A page this script cannot fill; main() reports it in one line and exits 2."""
+
+
+def read(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return f.read()
+
+
+# ---- the quoted sources ---------------------------------------------------------------------------------
+
+def snippet(path, tag):
+    lines = read(path).splitlines()
+    marks = [i for i, line in enumerate(lines) if line.strip() in (f"//! [{tag}]", f"/// [{tag}]")]
+    if len(marks) != 2:
+        raise Stale(f"{path} has {len(marks)} '//! [{tag}]' markers, not 2")
+    body = [line for line in lines[marks[0] + 1:marks[1]] if not MARKER_RE.match(line)]
+    indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
+    body = [line[indent:] for line in body]
+    return f"`{path}`\n\n```cpp\n" + "\n".join(body).rstrip() + "\n```\n"
+
+
+def printout(path, sections=None):
+    text = read(path).rstrip("\n")
+    if sections and sections.startswith("lines="):
+        names = sections[len("lines="):].split(",")
+        first = {}  # name -> the first line that begins with it
+        for line in text.splitlines():
+            first.setdefault(line.split()[0] if line.split() else "", line)
+        if any(name not in first for name in names):
+            raise Stale(f"{path} has no line for each of {names}")
+        text = "\n".join(first[name] for name in names)
+    elif sections:
+        wanted, keep, out = {int(s) for s in sections.split(",")}, False, []
+        for line in text.splitlines():
+            head = re.match(r"^== (\d+)\. ", line)
+            if head:
+                keep = int(head.group(1)) in wanted
+            elif line.startswith("=="):
+                keep = False
+            if keep:
+                out.append(line)
+        if not out:
+            raise Stale(f"{path} has no section {sections}")
+        text = "\n".join(out).rstrip("\n")
+    if "```" in text:
+        raise Stale(f"{path} holds ``` and cannot be fenced")
+    return "```text\n" + text + "\n```\n"
+
+
+# ---- the benchmark --------------------------------------------------------------------------------------
+
+def load_bench():
+    data = json.loads(read(BENCH_JSON))
+    context = data["context"]
+    runs = {}  # (kernel, variant or "", size) -> (TFLOP/s, vs_cuBLAS or None)
+    for entry in data["benchmarks"]:
+        if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
+            continue
+        parts = entry["name"].split("/")
+        at = next(i for i, p in enumerate(parts) if SIZE_RE.fullmatch(p))
+        runs[(parts[0], "/".join(parts[1:at]), parts[at])] = (entry["TFLOP/s"], entry.get("vs_cuBLAS"))
+    return context["gpu"], str(context["date"])[:10], runs
+
+
+def size_label(size):
+    m, n, k = SIZE_RE.fullmatch(size).groups()
+    return f"{m}³" if m == n == k else f"{m}×{n}×{k}"
+
+
+def bench_source():
+    gpu, date, _ = load_bench()
+    return f"Measured with `bench_gemm` on one {gpu} on {date}, cuBLAS in the same run (`{BENCH_JSON}`).\n"
+
+
+def bench(step, sizes=()):
+    """One table: per size, the step's default variant and its others, the cuBLAS it is compared with."""
+    _, _, runs = load_bench()
+    all_sizes = []
+    for (_, _, size) in runs:
+        if size not in all_sizes:
+            all_sizes.append(size)
+    sizes = list(sizes) or [s for s in all_sizes if (step, "", s) in runs]
+    variants = [""] + sorted({v for (k, v, _) in runs if k == step and v})
+    cublas = sorted({k for (k, v, _) in runs if k.startswith("cublas_")})
+
+    def matching_cublas(size):
+        value, ratio = runs[(step, "", size)]
+        # The kind the benchmark divided by: the one whose figure gives the recorded ratio.
+        best = min(cublas, key=lambda k: abs(runs[(k, "", size)][0] * ratio - value)
+                   if (k, "", size) in runs else float("inf"))
+        if abs(runs[(best, "", size)][0] * ratio - value) > 1e-6 * value:
+            raise Stale(f"{step} at {size}: no cuBLAS figure in {BENCH_JSON} gives its ratio")
+        return best
+
+    for size in sizes:
+        if (step, "", size) not in runs:
+            raise Stale(f"{BENCH_JSON} has no {step} at {size}")
+    kinds = {size: matching_cublas(size) for size in sizes}
+    if len(set(kinds.values())) != 1:
+        raise Stale(f"{step} is compared with more than one cuBLAS kind: {sorted(set(kinds.values()))}")
+    kind = kinds[sizes[0]]
+    names = [step] + [f"`--variant {v}`" for v in variants[1:]]
+    rows = [["M×N×K", f"cuBLAS {kind[len('cublas_'):].replace('_', ' ')}"] + names]
+    for size in sizes:
+        row = [size_label(size), f"{runs[(kind, '', size)][0]:.2f}"]
+        for v in variants:
+            tflops, ratio = runs.get((step, v, size), (None, None))
+            row.append("" if tflops is None else f"{tflops:.2f} ({ratio:.3f})")
+        rows.append(row)
+    head = "| " + " | ".join(rows[0]) + " |\n|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|\n"
+    return head + "".join("| " + " | ".join(r) + " |\n" for r in rows[1:])
+
+
+# ---- the steps' registered facts -------------------------------------------------------------------------
+
+def load_steps(build):
+    path = os.path.join(build, "tut_steps.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            steps = json.load(f)
+        with open(os.path.join(build, "tut_goldens.txt"), encoding="utf-8") as f:
+            goldens = [line.split(" ", 2) for line in f.read().splitlines()]
+    except OSError as e:
+        raise Stale(f"cannot read {e.filename} ({e.strerror}): configure the build first") from e
+    for facts in steps:
+        facts["goldens"] = [(g[1], g[2]) for g in goldens if g[0] == facts["dir"]]
+    return steps
+
+
+def smem_bytes(golden):
+    """The shared memory per CTA that a golden printout states, or 0."""
+    found = re.search(r"^  smem +(\d+) bytes per CTA", read(f"tests/golden/{golden}.txt"), re.M)
+    return int(found.group(1)) if found else 0
+
+
+def kb(n):
+    return f"{n / 1024:g} KB"
+
+
+def variant_smem(facts):
+    """' (98,304 bytes for `--variant 128x128`)' for each golden of another variant that needs other smem."""
+    out = ""
+    for golden, flags in facts["goldens"]:
+        variant = re.search(r"--variant (\S+)", flags)
+        other = smem_bytes(golden)
+        if variant and other and other != smem_bytes(facts["dir"]):
+            out += f" ({kb(other)} for `--variant {variant.group(1)}`)"
+    return out
+
+
+def needs(facts):
+    """(compute capability, shared memory, on an older GPU) in words."""
+    cc = lambda c: f"{c // 10}.{c % 10}"  # noqa: E731
+    if facts["max_cc"]:
+        arch = facts["arch_why"]  # "built for sm_90a (...), which runs on compute capability 9.0 only"
+    elif facts["min_cc"]:
+        arch = f"compute capability {cc(facts['min_cc'])} or newer"
+    else:
+        arch = "any GPU the build targets (compute capability 8.0 and newer by default)"
+    smem = smem_bytes(facts["dir"])
+    smem = (f"{smem:,} bytes ({kb(smem)}) of shared memory per CTA{variant_smem(facts)}" if smem
+            else "no shared memory")
+    older = ("on an older GPU it prints its layouts and exits 77" if facts["min_cc"] and not facts["max_cc"]
+             else "on another GPU it prints its layouts and exits 77" if facts["min_cc"]
+             else "on a GPU the build has no code for, a CUDA error (exit 3)")
+    return arch, smem, older
+
+
+def gpu_box(facts):
+    arch, smem, older = needs(facts)
+    return f"> **GPU:** {arch}; {smem}; {older}. `--print-only` needs no GPU.\n"
+
+
+def gpu_table(steps):
+    rows = ["| step | compute capability | shared memory | on a GPU it cannot run on |", "|---|---|---|---|"]
+    for facts in steps:
+        arch, smem, older = needs(facts)
+        rows.append(f"| [{facts['dir']}](docs/{facts['dir']}.md) | {arch} | {smem} | {older} |")
+    return "\n".join(rows) + "\n"
+
+
+def title(page):
+    first = read(f"docs/{page}.md").splitlines()[0]
+    if not first.startswith("# "):
+        raise Stale(f"docs/{page}.md does not begin with a '# ' title")
+    return first[2:].strip()
+
+
+def nav(order, page):
+    i = order.index(page)
+    parts = []
+    if i > 0:
+        parts.append(f"← [{title(order[i - 1])}]({order[i - 1]}.md)")
+    parts.append("[Contents](index.md)")
+    if i + 1 < len(order):
+        parts.append(f"[{title(order[i + 1])}]({order[i + 1]}.md) →")
+    return " · ".join(parts) + "\n"
+
+
+# ---- one file ---------------------------------------------------------------------------------------------
+
+def fill(path, steps):
+    """The file's text with every generated part rewritten."""
+    order = FIRST_PAGES + [s["dir"] for s in steps]
+    page = os.path.splitext(os.path.basename(path))[0]
+    facts = {s["dir"]: s for s in steps}
+    out, lines, i = [], read(path).splitlines(keepends=True), 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        begin = BEGIN_RE.match(line.rstrip("\n"))
+        if not begin:
+            continue
+        kind, args = begin.group(1), begin.group(2).split()
+        end = next((j for j in range(i, len(lines)) if lines[j].rstrip("\n") == END_LINE), None)
+        if end is None:
+            raise Stale(f"{path}:{i}: gen:{kind} has no {END_LINE}")
+        # Blank lines around a generated part, so that it never runs into a paragraph (on GitHub, the
+        # comment would end the paragraph and the quoted text would start another).
+        if (i >= 2 and lines[i - 2].strip()) or (end + 1 < len(lines) and lines[end + 1].strip()):
+            raise Stale(f"{path}:{i}: gen:{kind} needs a blank line before it and after its {END_LINE}")
+        try:
+            if kind == "snippet":
+                text = snippet(*args)
+            elif kind == "printout":
+                text = printout(*args)
+            elif kind == "bench":
+                text = bench(args[0], args[1:])
+            elif kind == "bench-source":
+                text = bench_source()
+            elif kind == "gpu":
+                text = gpu_box(facts[page])
+            elif kind == "gpu-table":
+                text = gpu_table(steps)
+            elif kind == "nav":
+                text = nav(order, page)
+            else:
+                raise Stale(f"unknown kind gen:{kind}")
+        except (TypeError, KeyError, ValueError, OSError) as e:
+            raise Stale(f"{path}:{i}: gen:{kind} {' '.join(args)}: {e!r}") from e
+        out.append(text)
+        out.append(lines[end])
+        i = end + 1
+    return "".join(out)
+
+
+def main(argv):
+    check = "--check" in argv
+    args = [a for a in argv if a != "--check"]
+    build = os.path.abspath(args[0]) if args else os.path.join(ROOT, "build")
+    try:
+        steps = load_steps(build)
+        files = ["README.md"] + sorted(f"docs/{f}" for f in os.listdir(DOCS) if f.endswith(".md"))
+        stale = []
+        for path in files:
+            old, new = read(path), fill(path, steps)
+            if old != new:
+                stale.append(path)
+                if not check:
+                    with open(os.path.join(ROOT, path), "w", encoding="utf-8") as f:
+                        f.write(new)
+                    print(f"wrote {path}")
+    except Stale as e:
+        print(f"gen_pages.py: {e}", file=sys.stderr)
+        return 2
+    if check and stale:
+        print(f"gen_pages.py: out of date, rerun scripts/gen_pages.py: {' '.join(stale)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Checks on the page sources (docs/*.md) and the README, as GitHub shows them.
+
+    tests/pages_test.py github    # no Doxygen command in a page; each step page shows its kernel as code
+    tests/pages_test.py numbers   # every TFLOP/s figure and ratio is one the benchmark JSON holds
+
+`numbers` reads every figure followed by "TFLOP/s" (or "TF"), every "N% of cuBLAS", and every cell of
+a table introduced by a paragraph that says "TFLOP/s", and fails on one that no benchmark of
+docs/bench/*.json rounds to, at the number of decimals written. A page that quotes another run (the
+history of a choice) puts it between `<!-- numbers: another run -->` and `<!-- numbers: end -->`, and
+says so in its text. Exit 0 pass, 1 fail.
+"""
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_JSON = ROOT / "docs" / "bench" / "h100_2026-11-23.json"
+DOXYGEN_COMMANDS = re.compile(r"\\(snippet|include|verbinclude|image|ref|htmlonly|endhtmlonly|dontinclude)\b")
+FIGURE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?(?:TFLOP/s|TF)\b")
+PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)% of cuBLAS")
+CELL_NUMBER = re.compile(r"^\**(\d+(?:\.\d+)?)(?: \((\d+(?:\.\d+)?)\))?\**$")
+
+
+def pages():
+    return [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+
+
+def outside_fences(text):
+    """The text with fenced code blocks blanked (line numbers kept): code and printouts hold no figures."""
+    out, fenced = [], False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+            out.append("")
+        else:
+            out.append("" if fenced else line)
+    return out
+
+
+def check_github():
+    bad = []
+    for page in pages():
+        for n, line in enumerate(outside_fences(page.read_text(encoding="utf-8")), 1):
+            found = DOXYGEN_COMMANDS.search(line)
+            if found:
+                bad.append(f"{page.relative_to(ROOT)}:{n}: Doxygen command \\{found.group(1)}, which GitHub shows raw")
+            if re.match(r"^#+ .*\{#\w+\}\s*$", line):
+                bad.append(f"{page.relative_to(ROOT)}:{n}: a heading label {{#...}}, which GitHub shows raw")
+    steps = sorted((ROOT / "docs").glob("step*.md"))
+    if not steps:
+        bad.append("docs/ holds no step page")
+    for page in steps:
+        text = page.read_text(encoding="utf-8")
+        step = page.stem
+        kernel = re.search(rf"<!-- gen:snippet {step}/kernel\.cuh \S+ -->\n`[^`]+`\n\n```cpp\n(.+?)\n```", text, re.S)
+        if not kernel or not kernel.group(1).strip():
+            bad.append(f"{page.relative_to(ROOT)}: no excerpt of {step}/kernel.cuh as a ```cpp block")
+    for line in bad:
+        print(f"pages_test: {line}", file=sys.stderr)
+    print(f"pages_test github: {len(pages())} files, {len(steps)} step pages, {len(bad)} problems")
+    return 1 if bad else 0
+
+
+def bench_values():
+    data = json.loads(BENCH_JSON.read_text(encoding="utf-8"))
+    tflops, ratios = [], []
+    for entry in data["benchmarks"]:
+        if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
+            continue
+        tflops.append(entry["TFLOP/s"])
+        if entry.get("vs_cuBLAS") is not None:
+            ratios.append(entry["vs_cuBLAS"])
+    return tflops, ratios
+
+
+def matches(figure, values, scale=1.0):
+    """Whether some value, times scale, rounds to the figure at the figure's own decimals."""
+    decimals = len(figure.split(".")[1]) if "." in figure else 0
+    return any(f"{v * scale:.{decimals}f}" == figure for v in values)
+
+
+def check_numbers():
+    tflops, ratios = bench_values()
+    bad, count = [], 0
+    for page in pages():
+        lines = outside_fences(page.read_text(encoding="utf-8"))
+        other_run, table_of_figures, paragraph, paragraph_done = False, False, "", True
+        for n, line in enumerate(lines, 1):
+            where = f"{page.relative_to(ROOT)}:{n}"
+            if line.strip() == "<!-- numbers: another run -->":
+                other_run = True
+            elif line.strip() == "<!-- numbers: end -->":
+                other_run = False
+            if other_run:
+                continue
+            if line.startswith("|"):
+                if table_of_figures:
+                    for cell in [c.strip() for c in line.strip().strip("|").split("|")][1:]:
+                        found = CELL_NUMBER.match(cell)
+                        if not found:
+                            continue
+                        count += 1
+                        if not matches(found.group(1), tflops):
+                            bad.append(f"{where}: {found.group(1)} TFLOP/s is in no benchmark of {BENCH_JSON.name}")
+                        if found.group(2) and not matches(found.group(2), ratios):
+                            bad.append(f"{where}: ratio {found.group(2)} is in no benchmark of {BENCH_JSON.name}")
+            elif line.strip().startswith("<!--"):
+                pass
+            elif not line.strip():
+                paragraph_done = True
+            else:
+                # A table of figures: one whose introducing paragraph says TFLOP/s.
+                paragraph = line if paragraph_done else paragraph + " " + line
+                paragraph_done = False
+                table_of_figures = "TFLOP/s" in paragraph
+            for found in FIGURE.finditer(line):
+                count += 1
+                if not matches(found.group(1), tflops):
+                    bad.append(f"{where}: {found.group(0)} is in no benchmark of {BENCH_JSON.name}")
+            for found in PERCENT.finditer(line):
+                count += 1
+                if not matches(found.group(1), ratios, 100.0):
+                    bad.append(f"{where}: {found.group(0)} is no ratio in {BENCH_JSON.name}")
+        if other_run:
+            bad.append(f"{page.relative_to(ROOT)}: <!-- numbers: another run --> has no <!-- numbers: end -->")
+    for line in bad:
+        print(f"pages_test: {line}", file=sys.stderr)
+    print(f"pages_test numbers: {count} figures checked against {BENCH_JSON.relative_to(ROOT)}, {len(bad)} wrong")
+    return 1 if bad or count == 0 else 0
+
+
+def main(argv):
+    checks = {"github": check_github, "numbers": check_numbers}
+    if len(argv) != 1 or argv[0] not in checks:
+        print(f"usage: pages_test.py {'|'.join(checks)}", file=sys.stderr)
+        return 2
+    return checks[argv[0]]()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
