@@ -238,10 +238,10 @@ def nav(order, page):
     i = order.index(page)
     parts = []
     if i > 0:
-        parts.append(f"← [{title(order[i - 1])}]({order[i - 1]}.md)")
+        parts.append(f"[← {title(order[i - 1])}]({order[i - 1]}.md)")
     parts.append("[Contents](index.md)")
     if i + 1 < len(order):
-        parts.append(f"[{title(order[i + 1])}]({order[i + 1]}.md) →")
+        parts.append(f"[{title(order[i + 1])} →]({order[i + 1]}.md)")
     return " · ".join(parts) + "\n"
 
 

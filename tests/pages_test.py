@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks on the page sources (docs/*.md) and the README, as GitHub shows them.
 
-    tests/pages_test.py github    # no Doxygen command in a page; each step page shows its kernel as code
+    tests/pages_test.py github    # no Doxygen command or heading label in a page, no code in a heading;
+                                  # each step page shows its kernel as code
     tests/pages_test.py numbers   # every TFLOP/s figure and ratio is one the benchmark JSON holds
 
 `numbers` reads every figure followed by "TFLOP/s" (or "TF"), every "N% of cuBLAS", and every cell of
@@ -48,6 +49,8 @@ def check_github():
                 bad.append(f"{page.relative_to(ROOT)}:{n}: Doxygen command \\{found.group(1)}, which GitHub shows raw")
             if re.match(r"^#+ .*\{#\w+\}\s*$", line):
                 bad.append(f"{page.relative_to(ROOT)}:{n}: a heading label {{#...}}, which GitHub shows raw")
+            if re.match(r"^#+ .*`", line) and page.parent.name == "docs":
+                bad.append(f"{page.relative_to(ROOT)}:{n}: code in a heading, which Doxygen shows as raw <tt>")
     steps = sorted((ROOT / "docs").glob("step*.md"))
     if not steps:
         bad.append("docs/ holds no step page")
