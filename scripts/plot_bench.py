@@ -121,30 +121,65 @@ def cublas_label(kind):
     return "cuBLAS " + " ".join(kind.split("_")[1:])
 
 
-def series(values, sizes):
-    # NaN rather than a skipped point, so a line breaks where a step did not run that size instead
-    # of bridging the gap as if it had.
-    return [values.get(size, math.nan) for size in sizes]
+def regular(size):
+    """Whether every dimension is a power of two: the sizes the lines join. The ragged ones
+    (1000×999×777, ...) are not points on that curve, so they are drawn apart, unjoined."""
+    return all(int(d) & (int(d) - 1) == 0 for d in SIZE_RE.fullmatch(size).groups())
+
+
+def series(values, sizes, keep):
+    # NaN rather than a skipped point, so a line breaks where a step did not run that size (or where
+    # the size is not one of this series') instead of bridging the gap as if it had.
+    return [values.get(size, math.nan) if keep(size) else math.nan for size in sizes]
+
+
+# One colour per step: matplotlib's tab10 without its grey, which the cuBLAS lines use.
+STEP_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22",
+                "#17becf"]
+CUBLAS_STYLES = [("black", "--", "x"), ("black", ":", "+"), ("black", "-.", "1")]
+
+
+def plot_both(axis, x, values, sizes, style, joined_style):
+    """The regular sizes joined by a line; the ragged ones as unjoined markers of the same look."""
+    axis.plot(x, series(values, sizes, regular), **joined_style)
+    axis.plot(x, series(values, sizes, lambda s: not regular(s)), linestyle="none",
+              **{k: v for k, v in style.items() if k != "label"})
 
 
 def render_svg(results):
     """The two-panel figure as SVG bytes."""
     plt.rcParams["svg.hashsalt"] = "cute-gemm-tutorial"
     plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, and searchable on the page
-    fig, (top, bottom) = plt.subplots(
-        2, 1, figsize=(11, 8.5), sharex=True, height_ratios=(3, 2), layout="constrained"
+    plt.rcParams["font.size"] = 13  # legible at the README's width, about 900 px for 11 inches
+    # A third row holds the legend, under the plots and across the whole width, in columns: readable
+    # where the figure is scaled down to the README's width.
+    fig, (top, bottom, key) = plt.subplots(
+        3, 1, figsize=(11, 10.5), height_ratios=(3, 2, 0.75), layout="constrained"
     )
+    bottom.sharex(top)
+    top.tick_params(labelbottom=False)
+    key.axis("off")
     x = range(len(results.sizes))
     markers = "osD^vP*Xh"
     for i, (step, values) in enumerate(sorted(results.steps.items())):
-        style = dict(marker=markers[i % len(markers)], color=f"C{i}", label=step)
-        top.plot(x, series({s: v[0] for s, v in values.items()}, results.sizes), **style)
+        style = dict(marker=markers[i % len(markers)], markersize=7, color=STEP_COLOURS[i % len(STEP_COLOURS)],
+                     label=step)
+        plot_both(top, x, {s: v[0] for s, v in values.items()}, results.sizes, style, dict(style, linewidth=2))
         ratios = {s: v[1] for s, v in values.items() if v[1] is not None}
-        bottom.plot(x, series(ratios, results.sizes), **style)
+        plot_both(bottom, x, ratios, results.sizes, style, dict(style, linewidth=2))
     for i, (kind, values) in enumerate(results.cublas.items()):
-        grey = ("black", "dimgray", "darkgray")[i % 3]
-        # Markers too: a point with no neighbour to join (cuBLAS fp16 at 1000x999x776) draws no line.
-        top.plot(x, series(values, results.sizes), "--x", color=grey, linewidth=2, label=cublas_label(kind))
+        colour, line, marker = CUBLAS_STYLES[i % len(CUBLAS_STYLES)]
+        style = dict(color=colour, marker=marker, markersize=9, label=cublas_label(kind))
+        plot_both(top, x, values, results.sizes, style, dict(style, linestyle=line, linewidth=2))
+
+    ragged = [i for i, s in enumerate(results.sizes) if not regular(s)]
+    for axis in (top, bottom):
+        if ragged:
+            # The ragged sizes stand apart: a band behind them says so.
+            axis.axvspan(min(ragged) - 0.5, max(ragged) + 0.5, color="0.93", zorder=0)
+    if ragged:
+        top.text((min(ragged) + max(ragged)) / 2, 0.02, "ragged sizes\n(not joined)", ha="center", va="bottom",
+                 transform=top.get_xaxis_transform(), fontsize="small", color="0.35")
 
     top.set_yscale("log")
     # Decade ticks alone leave most of the range unlabelled; 1-2-5 ticks can be read off directly.
@@ -153,7 +188,6 @@ def render_svg(results):
     top.yaxis.set_minor_formatter(ticker.NullFormatter())
     top.set_ylabel("TFLOP/s")
     top.grid(True, which="major", alpha=0.4)
-    top.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     top.set_title("Throughput: each step's default variant and cuBLAS", fontsize="medium")
 
     bottom.axhline(1.0, color="black", linewidth=1)
@@ -163,8 +197,12 @@ def render_svg(results):
     bottom.set_title(
         "Ratio to cuBLAS with the same input type and transposes (1 = as fast)", fontsize="medium"
     )
-    bottom.set_xticks(list(x), [size_label(s) for s in results.sizes])
+    # Two lines for the long labels, so that neighbours do not run into each other.
+    bottom.set_xticks(list(x), [size_label(s).replace("×", "×\n", 1) if "³" not in size_label(s) else size_label(s)
+                                for s in results.sizes])
     bottom.set_xlabel("problem size M×N×K (in benchmark order)")
+    handles, labels = top.get_legend_handles_labels()
+    key.legend(handles, labels, loc="center", ncol=4, fontsize="medium", frameon=False)
 
     fig.suptitle(f"CuTe GEMM tutorial on {results.gpu}, {results.date}")
     out = io.BytesIO()
