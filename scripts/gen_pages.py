@@ -15,7 +15,8 @@ two HTML comments, which neither renderer shows:
 The kinds, and what each writes:
   snippet FILE TAG         the lines of FILE between its two `//! [TAG]` markers, as a C++ code block
   printout FILE [N,M..]    a golden printout (tests/golden/*.txt) as plain text: all of it, its sections
-                           N, M, or with `lines=tCgC,tCgA` the first line that begins with each word
+                           N, M; with `lines=tCgC,tCgA` the first line that begins with each word; with
+                           "from=LINE" "to=LINE" the lines from one to the other (whole lines, quoted)
   bench STEP [SIZE..]      STEP's speeds from the benchmark JSON: its variants beside cuBLAS, per size
   bench-source             one line naming the benchmark run: device, date, file
   gpu                      which GPU the page's step needs (from its add_tutorial_step() call and the
@@ -31,6 +32,7 @@ writes fails, as a stale golden does.
 import json
 import os
 import re
+import shlex
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -39,7 +41,7 @@ BENCH_JSON = "docs/bench/h100_2026-11-23.json"
 # The pages in reading order: the notation page, then the registered steps (tut_steps.json).
 FIRST_PAGES = ["notation"]
 
-BEGIN_RE = re.compile(r"^<!-- gen:([a-z-]+)((?: [^ ]+)*) -->$")
+BEGIN_RE = re.compile(r"^<!-- gen:([a-z-]+)(.*?) -->$")
 END_LINE = "<!-- gen:end -->"
 MARKER_RE = re.compile(r"^\s*(//!|///|#!?) \[[A-Za-z0-9_-]+\]\s*$")
 SIZE_RE = re.compile(r"(\d+)x(\d+)x(\d+)")
@@ -67,9 +69,23 @@ def snippet(path, tag):
     return f"`{path}`\n\n```cpp\n" + "\n".join(body).rstrip() + "\n```\n"
 
 
-def printout(path, sections=None):
+def printout(path, sections=None, until=None):
     text = read(path).rstrip("\n")
-    if sections and sections.startswith("lines="):
+    if sections and sections.startswith("from="):
+        # from="a line" [to="a line"]: that run of lines, each named by its whole text (spaces aside).
+        lines = text.splitlines()
+        first = next((i for i, line in enumerate(lines) if line.strip() == sections[5:].strip()), None)
+        if first is None:
+            raise Stale(f"{path} has no line {sections[5:]!r}")
+        last = first
+        if until:
+            if not until.startswith("to="):
+                raise Stale(f"printout {path} {sections}: the next argument is to=, not {until!r}")
+            last = next((i for i in range(first, len(lines)) if lines[i].strip() == until[3:].strip()), None)
+            if last is None:
+                raise Stale(f"{path} has no line {until[3:]!r} after {sections[5:]!r}")
+        text = "\n".join(lines[first:last + 1])
+    elif sections and sections.startswith("lines="):
         names = sections[len("lines="):].split(",")
         first = {}  # name -> the first line that begins with it
         for line in text.splitlines():
@@ -260,7 +276,7 @@ def fill(path, steps):
         begin = BEGIN_RE.match(line.rstrip("\n"))
         if not begin:
             continue
-        kind, args = begin.group(1), begin.group(2).split()
+        kind, args = begin.group(1), shlex.split(begin.group(2))
         end = next((j for j in range(i, len(lines)) if lines[j].rstrip("\n") == END_LINE), None)
         if end is None:
             raise Stale(f"{path}:{i}: gen:{kind} has no {END_LINE}")

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks on the page sources (docs/*.md) and the README, as GitHub shows them.
 
-    tests/pages_test.py github    # no Doxygen command or heading label in a page, no code in a heading;
-                                  # each step page shows its kernel as code
+    tests/pages_test.py github    # no Doxygen command or heading label in a page, no code in a heading,
+                                  # every code block ```cpp or ```text; each step page shows its kernel
     tests/pages_test.py numbers   # every TFLOP/s figure and ratio is one the benchmark JSON holds
 
 `numbers` reads every figure followed by "TFLOP/s" (or "TF"), every "N% of cuBLAS", and every cell of
@@ -51,6 +51,13 @@ def check_github():
                 bad.append(f"{page.relative_to(ROOT)}:{n}: a heading label {{#...}}, which GitHub shows raw")
             if re.match(r"^#+ .*`", line) and page.parent.name == "docs":
                 bad.append(f"{page.relative_to(ROOT)}:{n}: code in a heading, which Doxygen shows as raw <tt>")
+        fenced = False
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("```"):
+                if not fenced and line.strip() not in ("```cpp", "```text"):
+                    bad.append(f"{page.relative_to(ROOT)}:{n}: a code block that is neither ```cpp nor ```text "
+                               "(Doxygen would highlight it as C++ and link its words)")
+                fenced = not fenced
     steps = sorted((ROOT / "docs").glob("step*.md"))
     if not steps:
         bad.append("docs/ holds no step page")
