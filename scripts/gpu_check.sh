@@ -8,7 +8,7 @@
 # sanitizer reported an error, or if the benchmark found a kernel that differs from cuBLAS.
 # Usage: scripts/gpu_check.sh <out-dir> [build-dir]
 # GPU_CHECK_PARTS picks the parts, in this order (default: all four): "tests sanitizers ncu bench".
-# A lent GPU's calls are time-limited: run "tests sanitizers" in one call and "ncu bench" in the next.
+# On a GPU you hold for a short while, with time-limited calls: run "tests sanitizers" in one call and "ncu bench" in the next.
 set -uo pipefail
 out="${1:?usage: scripts/gpu_check.sh <out-dir> [build-dir]}"
 build="$(cd "${2:-build}" && pwd)"
