@@ -185,7 +185,8 @@ void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string 
     tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::Scalar::TiledCopyA>(o, st, step, schedule);
 }
 
-// --svg: the bank maps of the printout's two instructions, before and after the swizzle.
+// --svg: the bank maps of the printout's two instructions, and the smem tiles coloured by bank, before
+// and after the swizzle.
 template <class Cfg>
 void bank_pictures(tut::Options const&, std::string const& dir) {
   using Plain = typename Cfg::template WithSmem<SmemKind::plain>;
@@ -198,6 +199,15 @@ void bank_pictures(tut::Options const&, std::string const& dir) {
                        tut::svg::bank_maps("step04: one warp's 128-bit load (warp 0, tCsB, k_block 4)",
                                            warp_instruction<Plain>(3, 0, 4 * loads_per_k),
                                            warp_instruction<Swizzled>(3, 0, 4 * loads_per_k)));
+  tut::svg::write_file(
+      dir + "/banks_tile.svg",
+      tut::svg::bank_tiles("step04: sA and sB before and after the swizzle, each element coloured by its bank",
+                           "one k-tile each; plain: an M-major column of 128 floats is 4 bank rows, so every k "
+                           "starts in bank 0; swizzled: Swizzle<3,2,7> moves the columns apart",
+                           {tut::bank_panel<typename Plain::SmemLayoutA, Element>("sA, plain", 'm', 'k'),
+                            tut::bank_panel<typename Swizzled::SmemLayoutA, Element>("sA, swizzled", 'm', 'k'),
+                            tut::bank_panel<typename Plain::SmemLayoutB, Element>("sB, plain", 'n', 'k'),
+                            tut::bank_panel<typename Swizzled::SmemLayoutB, Element>("sB, swizzled", 'n', 'k')}));
 }
 
 template <class... Cfg>

@@ -20,6 +20,7 @@
 #include "tut/make_step.hpp"
 #include "tut/mask.hpp"
 #include "tut/printout.hpp"
+#include "tut/svg.hpp"
 
 namespace step07 {
 
@@ -253,10 +254,59 @@ void trace_config(std::ostream& os, tut::Options const& o) {
        << rest(floats, chunks * kChunkC);
 }
 
+// --svg: the stage ring as a timeline, and the lanes of one ldmatrix, from the same schedule and copy the
+// printout reads.
+template <class Cfg>
+void pipeline_pictures(tut::Options const& o, std::string const& dir) {
+  constexpr int S = Cfg::kStages;
+  int const bk = size<2>(typename Cfg::CtaTiler{});
+  int const k_tiles = int((o.problem.k + bk - 1) / bk);
+  auto const schedule = pipeline_schedule<S>(k_tiles);
+  std::vector<std::string> rows, cols;
+  for (int s = 0; s < S; ++s) rows.push_back("stage " + str(s));
+  std::vector<tut::svg::Bar> bars;
+  for (std::size_t i = 0; i < schedule.size(); ++i) {
+    PipeStep const& p = schedule[i];
+    cols.push_back(p.k_tile < 0 ? "prologue " + str(int(i) + 1) : "k-tile " + str(p.k_tile));
+    if (p.fill_k_tile < 0) {
+      bars.push_back({p.fill_stage, int(i), int(i) + 1, "empty group", "#eeeeee",
+                      "nothing left to copy: an empty cp.async group keeps the count"});
+      continue;
+    }
+    // The k-tile's copy is in flight from its fill up to the iteration that reads it.
+    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](PipeStep const& q) { return q.k_tile == p.fill_k_tile; });
+    int const read_at = int(read - schedule.begin());
+    bars.push_back({p.fill_stage, int(i), read_at, "cp.async k-tile " + str(p.fill_k_tile), "#ffcc80",
+                    "cp.async of k-tile " + str(p.fill_k_tile) + " into stage " + str(p.fill_stage) +
+                        ", group " + str(p.committed) + "; cp_async_wait<" + str(S - 2) + "> before its read ensures it landed"});
+    bars.push_back({read->read_stage, read_at, read_at + 1, "math k-tile " + str(p.fill_k_tile), "#90caf9",
+                    "ldmatrix and mma.sync read k-tile " + str(p.fill_k_tile) + " from stage " + str(read->read_stage)});
+  }
+  tut::svg::write_file(dir + "/stage_ring.svg",
+                       tut::svg::timeline("step07: the ring of " + str(S) + " smem stages, iteration by iteration (K = " +
+                                              str(o.problem.k) + ": " + str(k_tiles) + " k-tiles)",
+                                          "while the math reads one stage, cp.async fills the others; one barrier "
+                                          "per k-tile; read off pipeline_schedule(), the kernel's own PipeState",
+                                          rows, cols, bars,
+                                          {{"#ffcc80", "cp.async in flight (or landed), not yet read"},
+                                           {"#90caf9", "the math reads the stage"},
+                                           {"#eeeeee", "an empty group (no k-tile left)"}}));
+
+  tut::HostSmem<Cfg> smem;
+  std::vector<tut::svg::LaneRow> lanes;
+  for (LdsmRow const& r : ldmatrix_rows<Cfg>(smem, true, 0, 0, 0)) lanes.push_back({r.lane, r.matrix, r.mn, r.k, r.byte});
+  tut::svg::write_file(dir + "/ldmatrix.svg",
+                       tut::svg::ldmatrix_lanes("step07: one ldmatrix.x4 of A (warp 0, stage 0): the row each lane names",
+                                                "each lane gives the address of one 16-byte row of sA (8 halves); lanes "
+                                                "8j..8j+7 are matrix j; then lane l receives row l/4, halves 2(l%4) and "
+                                                "2(l%4)+1 of every matrix",
+                                                lanes, kChunk, 'm'));
+}
+
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(
-      name_of<Cfg>(), &launch<Cfg>, &trace_config<Cfg>)...};
+      name_of<Cfg>(), &launch<Cfg>, &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
 }
 
 }  // namespace

@@ -41,16 +41,15 @@ TEST_CASE("c_cells holds partition_C at every cell, and marks the cells past the
     for (int n = 0; n < 8; ++n) CHECK(c.inside[std::size_t(m * 8 + n)] == (8 + m < 13 && 8 + n < 10));
 }
 
-TEST_CASE("the page embeds the cells, the strides and every thread's tCgC, nothing else", "[pictures]") {
-  tut::CTilePage p;
+TEST_CASE("the page embeds each view's cells, strides and every thread's own text, nothing else", "[pictures]") {
+  tut::ViewerPage p;
   p.step = "stepXX";
   p.cta = "CTA (1,1)";
-  p.cells = tut::c_cells<Tiler, Mma>({13, 10, 4}, 1, 1);
-  p.first_m = 8;
-  p.first_n = 8;
-  p.c_m = 10;
-  p.c_n = 1;
-  for (int t = 0; t < 8; ++t) p.tCgC.push_back("layout" + std::to_string(t));
+  tut::PageView c{"C tile", "who stores it", tut::c_cells<Tiler, Mma>({13, 10, 4}, 1, 1), 'm', 'n', 8, 8, 10, 1, {}};
+  for (int t = 0; t < 8; ++t) c.text.push_back("layout" + std::to_string(t));
+  tut::PageView a{"A tile", "who copies it", tut::c_cells<Tiler, Mma>({8, 8, 4}, 0, 0), 'm', 'k', 8, 0, 0, 0, {}};
+  for (int t = 0; t < 8; ++t) a.text.push_back("copy" + std::to_string(t) + "\nsecond line");
+  p.views = {c, a};
   p.traced = 5;
   std::string const html = tut::html_page(p);
   std::smatch m;
@@ -62,8 +61,11 @@ TEST_CASE("the page embeds the cells, the strides and every thread's tCgC, nothi
   CHECK(html.find("\"inside\": \"" + std::string("1100000011000000110000001100000011000000") +
                   "000000000000000000000000\"") != std::string::npos);
   CHECK(html.find("\"traced\": 5") != std::string::npos);
-  CHECK(html.find("\"c_m\": 10, \"c_n\": 1") != std::string::npos);
+  CHECK(html.find("\"first_row\": 8, \"first_col\": 8, \"row_name\": \"m\", \"col_name\": \"n\", "
+                  "\"stride_row\": 10, \"stride_col\": 1") != std::string::npos);
   CHECK(html.find("\"layout7\"") != std::string::npos);
+  CHECK(html.find("\"copy3\\nsecond line\"") != std::string::npos);  // the second view, its newlines escaped
+  CHECK(html.find("\"col_name\": \"k\"") != std::string::npos);
   CHECK(html.find("<script src") == std::string::npos);  // self-contained: no external script
   CHECK(html.find("http") == std::string::npos);         // and no network
 }

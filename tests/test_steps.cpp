@@ -3,6 +3,7 @@
 // the owner test stores every C entry exactly once, from the CTA its schedule sends to that tile.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -210,7 +211,19 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
         CAPTURE(f);
         CHECK(fs::file_size(fs::path(o.svg_dir) / f) > 500);
       }
-      if (v.extra_svg) CHECK(fs::exists(fs::path(o.svg_dir) / "banks_load.svg"));
+      // The step's own pictures, each a drawing (an SVG of some size).
+      static std::map<std::string, std::vector<char const*>> const own{
+          {"step04_swizzle", {"banks_store.svg", "banks_load.svg", "banks_tile.svg"}},
+          {"step06_global_gemm", {"banks_store.svg", "banks_load.svg", "banks_tile.svg"}},
+          {"step07_multistage", {"stage_ring.svg", "ldmatrix.svg"}},
+          {"step08_wgmma_tma", {"barriers.svg", "tma_box.svg", "tile_order.svg"}}};
+      CHECK((v.extra_svg != nullptr) == (own.count(s.name) == 1));
+      if (own.count(s.name))
+        for (char const* f : own.at(s.name)) {
+          CAPTURE(f);
+          REQUIRE(fs::exists(fs::path(o.svg_dir) / f));
+          CHECK(fs::file_size(fs::path(o.svg_dir) / f) > 1000);
+        }
     }
   }
   fs::remove_all(root);

@@ -1,10 +1,13 @@
 // The driver every step binary runs: parse, validate, print, run on the GPU, verify, time.
 #include "tut/harness.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -124,6 +127,33 @@ bool require_gpu() {
 }
 
 namespace {
+
+// The regular files in \p dir and when each was last written (none if \p dir is "" or missing).
+std::map<std::string, std::filesystem::file_time_type> files_in(std::string const& dir) {
+  std::map<std::string, std::filesystem::file_time_type> out;
+  std::error_code ec;
+  if (!dir.empty())
+    for (auto const& e : std::filesystem::directory_iterator(dir, ec))
+      if (e.is_regular_file()) out[e.path().string()] = e.last_write_time();
+  return out;
+}
+
+// --svg and --html: the files they wrote (new in the folder, or written again since \p before), one line
+// each, so that a learner sees what appeared where.
+void print_written(std::ostream& os, Options const& o,
+                   std::map<std::string, std::filesystem::file_time_type> const& before) {
+  std::vector<std::string> files;
+  for (auto const& [path, time] : files_in(o.svg_dir))
+    if (auto const it = before.find(path); it == before.end() || it->second != time) files.push_back(path);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  bool const listed = std::any_of(files.begin(), files.end(), [&](std::string const& f) {
+    return fs::weakly_canonical(f, ec) == fs::weakly_canonical(o.html_file, ec);
+  });
+  if (!o.html_file.empty() && !listed) files.push_back(o.html_file);
+  os << "\npictures: wrote " << files.size() << (files.size() == 1 ? " file" : " files") << '\n';
+  for (auto const& f : files) os << "  " << f << '\n';
+}
 
 std::string layout_str(std::int64_t r, std::int64_t c, std::int64_t sr, std::int64_t sc) {
   return plain(cute::make_layout(cute::make_shape(r, c), cute::make_stride(sr, sc)));
@@ -309,8 +339,10 @@ int run_step(int argc, char** argv, Step const& s) {
     print_problem(os, s, o);
     if (!o.quiet) v.trace(os, o);
     if (!o.svg_dir.empty() || !o.html_file.empty()) {
+      auto const before = files_in(o.svg_dir);
       v.pictures(o, strides_of(s.convention, o.problem), s.name, v.schedule);
       if (v.extra_svg && !o.svg_dir.empty()) v.extra_svg(o, o.svg_dir);
+      print_written(os, o, before);
     }
     if (o.print_only) return kExitVerified;
 

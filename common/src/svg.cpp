@@ -2,6 +2,7 @@
 #include "tut/svg.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -45,6 +46,13 @@ constexpr char const* kFont = "font-family=\"DejaVu Sans Mono,monospace\"";
 // The width a line of monospace text of \p size needs.
 double text_width(std::string const& s, double size) { return 0.62 * size * double(s.size()); }
 
+// Every how many cells of \p cell units a ruler number fits in \p room units: 1, 2, 4, 8, ...
+int ruler_step(double cell, double room) {
+  int step = 1;
+  while (step * cell < room) step *= 2;
+  return step;
+}
+
 }  // namespace
 
 Doc::Doc(double width, double height) : width_(width), height_(height) {}
@@ -64,6 +72,13 @@ void Doc::text(double x, double y, std::string const& s, double size, std::strin
                std::string const& fill) {
   body_ << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" font-size=\"" << num(size) << "\" " << kFont
         << " text-anchor=\"" << anchor << "\" fill=\"" << fill << "\">" << escape(s) << "</text>\n";
+}
+
+void Doc::text_turned(double cx, double cy, std::string const& s, double size, bool down) {
+  body_ << "<text x=\"" << num(cx) << "\" y=\"" << num(cy) << "\" font-size=\"" << num(size) << "\" " << kFont
+        << " text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"#000\"";
+  if (down) body_ << " transform=\"rotate(90 " << num(cx) << " " << num(cy) << ")\"";
+  body_ << ">" << escape(s) << "</text>\n";
 }
 
 void Doc::path(std::string const& d, std::string const& fill, std::string const& stroke, double stroke_width,
@@ -124,8 +139,9 @@ void write_file(std::string const& path, std::string const& content) {
 
 std::string ownership(Cells const& c, int traced, std::string const& title, char row_name,
                       char col_name, std::int64_t first_row, std::int64_t first_col) {
-  double const cell = std::max(2.0, std::min(8.0, 512.0 / std::max(c.rows, c.cols)));
-  double const left = 56, top = 44;
+  // Small tiles get big cells (a 16x8 tile is drawn 384 wide), large ones at least 2 units a cell.
+  double const cell = std::max(2.0, std::min(24.0, 512.0 / std::max(c.rows, c.cols)));
+  double const left = 56, top = 60;  // the title, the note, then the column numbers, each on its own line
   std::string const note = "each cell one element, coloured by the thread that owns it; thread " +
                            std::to_string(traced) + " outlined" +
                            (std::count(c.inside.begin(), c.inside.end(), false) ? "; pale: past the edge" : "");
@@ -146,10 +162,10 @@ std::string ownership(Cells const& c, int traced, std::string const& title, char
   if (!outside.empty()) d.path(squares(outside), "rgba(255,255,255,0.75)", "", 0, "past the edge: not stored");
   if (by_thread.count(traced)) d.path(squares(by_thread[traced]), "none", "black", 2.5 / cell);
   d.end_group();
-  int const step = c.cols >= 64 ? 16 : c.cols >= 16 ? 8 : 4;
+  int const step = ruler_step(cell, 28);
   for (int k = 0; k < c.cols; k += step)
     d.text(left + (k + 0.5) * cell, top - 4, std::to_string(first_col + k), 9, "middle", "#555");
-  int const rstep = c.rows >= 64 ? 16 : c.rows >= 16 ? 8 : 4;
+  int const rstep = ruler_step(cell, 14);
   for (int r = 0; r < c.rows; r += rstep)
     d.text(left - 6, top + (r + 1) * cell, std::to_string(first_row + r), 9, "end", "#555");
   d.text(left + c.cols * cell / 2, top + c.rows * cell + 24, std::string(1, col_name) + " ->", 11, "middle");
@@ -185,31 +201,45 @@ std::string thread_panels(std::vector<Panel> const& panels, std::string const& c
 }
 
 std::string tv_grid(Cells const& c, int run, std::string const& title, char row_name, char col_name) {
-  double const cell = 7;
-  double const left = 48, top = 44;
-  std::string const note =
-      "coloured by thread; T<t> marks the first element of each " + std::to_string(run) + "-element vector";
+  double const cell = std::max(6.0, std::min(12.0, 1024.0 / std::max(c.rows, c.cols)));
+  double const left = 48, top = 60;
+  std::string const note = "coloured by thread; each " + std::to_string(run) +
+                           "-element vector (one copy instruction) outlined and labelled with its thread";
   Doc d(std::max({left + c.cols * cell + 16, left + text_width(title, 13) + 16, left + text_width(note, 10) + 16}),
-        top + c.rows * cell + 36);
+        top + c.rows * cell + 40);
   d.text(left, 18, title, 13);
   d.text(left, 34, note, 10, "start", "#555");
+  auto at = [&](int r, int k) { return c.owner[std::size_t(r) * std::size_t(c.cols) + std::size_t(k)]; };
   std::map<int, std::vector<std::pair<int, int>>> by_thread;
+  // Each vector: (thread, first value) -> its cells.
+  std::map<std::pair<int, int>, std::vector<std::pair<int, int>>> vectors;
   for (int r = 0; r < c.rows; ++r)
     for (int k = 0; k < c.cols; ++k) {
-      auto const [t, v] = c.owner[std::size_t(r) * std::size_t(c.cols) + std::size_t(k)];
-      if (t >= 0) by_thread[t].push_back({r, k});
+      auto const [t, v] = at(r, k);
+      if (t < 0) continue;
+      by_thread[t].push_back({r, k});
+      vectors[{t, v - v % run}].push_back({r, k});
     }
   d.begin_group(left, top, cell);
   for (auto const& [t, cells] : by_thread) d.path(squares(cells), thread_color(t), "", 0, "thread " + std::to_string(t));
   d.end_group();
-  for (int r = 0; r < c.rows; ++r)
-    for (int k = 0; k < c.cols; ++k) {
-      auto const [t, v] = c.owner[std::size_t(r) * std::size_t(c.cols) + std::size_t(k)];
-      if (t >= 0 && v % run == 0) d.text(left + k * cell + 0.5, top + (r + 1) * cell - 1, "T" + std::to_string(t), 5.5, "start", "#000");
-    }
-  int const rstep = c.rows >= 64 ? 16 : 8;
+  for (auto const& [tv, cells] : vectors) {
+    // The vector's extent; its label runs along it, as large as fits (down a column: turned).
+    int r0 = c.rows, r1 = -1, k0 = c.cols, k1 = -1;
+    for (auto const& [r, k] : cells) r0 = std::min(r0, r), r1 = std::max(r1, r), k0 = std::min(k0, k), k1 = std::max(k1, k);
+    double const x = left + k0 * cell, y = top + r0 * cell, w = (k1 - k0 + 1) * cell, h = (r1 - r0 + 1) * cell;
+    d.rect(x, y, w, h, "none", "#fff", 0.8);
+    std::string const label = "T" + std::to_string(tv.first);
+    bool const down = h > w;
+    double const along = down ? h : w, across = down ? w : h;
+    double const size = std::min({9.0, 0.8 * across, 0.9 * along / (0.62 * double(label.size()))});
+    if (size < 4) continue;  // no room: the colour and the tooltip say it
+    d.text_turned(x + w / 2, y + h / 2, label, size, down);
+  }
+  int const rstep = ruler_step(cell, 14);
   for (int r = 0; r < c.rows; r += rstep) d.text(left - 6, top + (r + 1) * cell, std::to_string(r), 9, "end", "#555");
-  for (int k = 0; k < c.cols; k += 8) d.text(left + (k + 0.5) * cell, top - 4, std::to_string(k), 9, "middle", "#555");
+  int const kstep = ruler_step(cell, 24);
+  for (int k = 0; k < c.cols; k += kstep) d.text(left + (k + 0.5) * cell, top - 4, std::to_string(k), 9, "middle", "#555");
   d.text(left + c.cols * cell / 2, top + c.rows * cell + 24, std::string(1, col_name) + " ->", 11, "middle");
   d.text(12, top + c.rows * cell / 2, std::string(1, row_name), 11, "start");
   return d.str();
@@ -323,6 +353,161 @@ std::string bank_maps(std::string const& title, banks::WarpAccess const& unswizz
   };
   draw(unswizzled, "unswizzled", top);
   draw(swizzled, "swizzled", top + 3 * box + 24);
+  return d.str();
+}
+
+std::string timeline(std::string const& title, std::string const& note, std::vector<std::string> const& rows,
+                     std::vector<std::string> const& cols, std::vector<Bar> const& bars,
+                     std::vector<std::pair<std::string, std::string>> const& key) {
+  double label_w = 0, col_w = 64;
+  for (auto const& r : rows) label_w = std::max(label_w, text_width(r, 11));
+  for (auto const& c : cols) col_w = std::max(col_w, text_width(c, 10) + 8);
+  for (auto const& b : bars) col_w = std::max(col_w, text_width(b.label, 10) / double(b.to - b.from) + 8);
+  double const left = 16 + label_w + 12, top = 70, row_h = 30;
+  double const bottom = top + double(rows.size()) * row_h;
+  double key_width = 0;
+  for (auto const& k : key) key_width = std::max(key_width, text_width(k.second, 10) + 40);
+  Doc d(std::max({left + double(cols.size()) * col_w + 16, 12 + text_width(title, 13) + 16, 12 + text_width(note, 10) + 16,
+                  12 + std::min<double>(3, double(key.size())) * key_width}),
+        bottom + 24 + 20 * double((key.size() + 2) / 3));
+  d.text(12, 18, title, 13);
+  d.text(12, 34, note, 10, "start", "#555");
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    double const x = left + double(c) * col_w;
+    d.rect(x, top, col_w, bottom - top, c % 2 ? "#fafafa" : "#f0f0f0");
+    d.text(x + col_w / 2, top - 8, cols[c], 10, "middle", "#333");
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    d.text(left - 12, top + (double(r) + 0.65) * row_h, rows[r], 11, "end");
+  for (auto const& b : bars) {
+    double const x = left + b.from * col_w + 2, y = top + b.row * row_h + 4, w = (b.to - b.from) * col_w - 4;
+    d.rect(x, y, w, row_h - 8, b.fill, "#555", 0.5, b.tip.empty() ? b.label : b.tip);
+    d.text(x + w / 2, y + (row_h - 8) * 0.7, b.label, 10, "middle");
+  }
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    double const x = 12 + double(i % 3) * key_width, y = bottom + 16 + 20 * double(i / 3);
+    d.rect(x, y, 14, 14, key[i].first, "#555", 0.5);
+    d.text(x + 20, y + 11, key[i].second, 10, "start", "#333");
+  }
+  return d.str();
+}
+
+std::string ldmatrix_lanes(std::string const& title, std::string const& note, std::vector<LaneRow> const& rows,
+                           int chunk, char row_name) {
+  int mn0 = INT_MAX, k0 = INT_MAX, mn1 = 0, k1 = 0;
+  for (auto const& r : rows) mn0 = std::min(mn0, r.mn), k0 = std::min(k0, r.k), mn1 = std::max(mn1, r.mn), k1 = std::max(k1, r.k);
+  int const n_rows = mn1 - mn0 + 1, n_chunks = (k1 - k0) / chunk + 1;
+  double const seg_w = 170, row_h = 22, left = 64, top = 76;
+  Doc d(std::max({left + n_chunks * seg_w + 24, left + 4 * 180, 12 + text_width(title, 13) + 16,
+                  12 + text_width(note, 10) + 16}),
+        top + n_rows * row_h + 40);
+  d.text(12, 18, title, 13);
+  d.text(12, 34, note, 10, "start", "#555");
+  static char const* const kMatrix[] = {"#90caf9", "#a5d6a7", "#ffcc80", "#ce93d8"};
+  for (int c = 0; c < n_chunks; ++c)
+    d.text(left + (c + 0.5) * seg_w, top - 8,
+           "k " + std::to_string(k0 + c * chunk) + ".." + std::to_string(k0 + c * chunk + chunk - 1), 10, "middle", "#333");
+  for (auto const& r : rows) {
+    double const x = left + double((r.k - k0) / chunk) * seg_w, y = top + double(r.mn - mn0) * row_h;
+    int const bank = banks::bank_of(r.byte);
+    d.rect(x + 1, y + 1, seg_w - 2, row_h - 2, kMatrix[r.matrix % 4], "#555", 0.5,
+           "lane " + std::to_string(r.lane) + ": " + row_name + "=" + std::to_string(r.mn) + ", byte " +
+               std::to_string(r.byte) + ", banks " + std::to_string(bank) + ".." + std::to_string(bank + 3));
+    d.text(x + 8, y + row_h * 0.68, "lane " + std::to_string(r.lane), 10, "start");
+    d.text(x + seg_w - 8, y + row_h * 0.68, "banks " + std::to_string(bank) + "-" + std::to_string(bank + 3), 9, "end", "#333");
+  }
+  for (int m = 0; m < n_rows; ++m)
+    d.text(left - 8, top + (m + 0.68) * row_h, std::string(1, row_name) + "=" + std::to_string(mn0 + m), 10, "end", "#555");
+  for (int j = 0; j < 4; ++j) {
+    d.rect(left + j * 180, top + n_rows * row_h + 14, 14, 14, kMatrix[j], "#555", 0.5);
+    d.text(left + j * 180 + 20, top + n_rows * row_h + 25, "matrix " + std::to_string(j) + " (lanes " +
+           std::to_string(8 * j) + ".." + std::to_string(8 * j + 7) + ")", 9, "start", "#333");
+  }
+  return d.str();
+}
+
+std::string tma_boxes(std::string const& title, std::string const& note, std::int64_t M, std::int64_t K,
+                      int box_m, int box_k, std::int64_t tile_m, int stages) {
+  std::int64_t const k_tiles = (K + box_k - 1) / box_k, tiles_m = (M + box_m - 1) / box_m;
+  std::int64_t const rows_shown = tiles_m * box_m;  // the last tile-row's boxes may pass M
+  double const sx = std::min(1.5, 760.0 / double(k_tiles * box_k)), sy = std::min(1.5, 420.0 / double(rows_shown));
+  double const left = 56, top = 64;
+  double const w = double(K) * sx, h = double(M) * sy;
+  Doc d(std::max({left + double(k_tiles * box_k) * sx + 24, 12 + text_width(title, 13) + 16, 12 + text_width(note, 10) + 16}),
+        top + double(rows_shown) * sy + 56);
+  d.text(12, 18, title, 13);
+  d.text(12, 34, note, 10, "start", "#555");
+  d.rect(left, top, w, h, "#eeeeee", "#888", 1, "A: " + std::to_string(M) + " x " + std::to_string(K));
+  static char const* const kStage[] = {"#90caf9", "#a5d6a7", "#ffcc80", "#ce93d8", "#ef9a9a", "#80deea"};
+  for (std::int64_t row = 0; row < tiles_m; ++row) {
+    bool const traced = row == tile_m;
+    for (std::int64_t t = 0; t < k_tiles; ++t) {
+      double const x = left + double(t * box_k) * sx, y = top + double(row * box_m) * sy;
+      int const stage = int(t % stages);
+      d.rect(x, y, box_k * sx, box_m * sy, traced ? kStage[stage % 6] : "#fafafa", traced ? "#333" : "#bbb",
+             traced ? 1.5 : 0.5,
+             "tile-row " + std::to_string(row) + ", k-tile " + std::to_string(t) + ": one TMA box of " +
+                 std::to_string(box_k) + " x " + std::to_string(box_m) + " halves (k x m) into stage " + std::to_string(stage));
+      d.text(x + box_k * sx / 2, y + box_m * sy / 2 - 2, "k-tile " + std::to_string(t), 9, "middle", traced ? "#000" : "#999");
+      d.text(x + box_k * sx / 2, y + box_m * sy / 2 + 10, "stage " + std::to_string(stage), 9, "middle", traced ? "#333" : "#aaa");
+    }
+    d.text(left - 6, top + double(row * box_m) * sy + 10, std::to_string(row * box_m), 9, "end", traced ? "#000" : "#777");
+  }
+  if (rows_shown > M) {  // the last tile-row's box rows past the matrix: the TMA writes zeros there
+    double const y = top + double(M) * sy, hh = double(rows_shown - M) * sy;
+    d.rect(left, y, double(k_tiles * box_k) * sx, hh, "rgba(255,255,255,0.6)", "#c62828", 1,
+           "rows " + std::to_string(M) + ".." + std::to_string(rows_shown - 1) + ": past A, filled with zeros");
+    d.text(left + 4, y + hh - 4, "rows " + std::to_string(M) + ".." + std::to_string(rows_shown - 1) +
+           " lie past A: the TMA writes zeros there, and reads nothing", 9, "start", "#c62828");
+  }
+  for (std::int64_t t = 0; t <= k_tiles; t += std::max<std::int64_t>(1, k_tiles / 8))
+    d.text(left + double(t * box_k) * sx, top - 6, std::to_string(t * box_k), 9, "middle", "#555");
+  d.text(left + w / 2, top + double(rows_shown) * sy + 20, "k ->", 11, "middle");
+  d.text(left - 6, top + h, std::to_string(M), 9, "end", "#c62828");
+  d.text(12, top + h / 2, "m", 11);
+  return d.str();
+}
+
+std::string bank_color(int b) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "hsl(%d,70%%,%d%%)", (b * 360) / banks::kBanks, b % 2 ? 40 : 62);
+  return buf;
+}
+
+std::string bank_tiles(std::string const& title, std::string const& note, std::vector<BankPanel> const& panels) {
+  int max_rows = 0, cols = 0;
+  for (auto const& p : panels) max_rows = std::max(max_rows, p.rows), cols += p.cols;
+  double const cell = std::max(3.0, std::min(12.0, 640.0 / std::max(max_rows, cols)));
+  double const left = 40, top = 74, gap = 36, key_box = 16;
+  double width = left;
+  for (auto const& p : panels) width += p.cols * cell + gap;
+  Doc d(std::max({width, left + banks::kBanks * key_box + 16, 12 + text_width(title, 13) + 16, 12 + text_width(note, 10) + 16}),
+        top + max_rows * cell + 40 + 2 * key_box);
+  d.text(12, 18, title, 13);
+  d.text(12, 34, note, 10, "start", "#555");
+  double x = left;
+  for (auto const& p : panels) {
+    d.text(x, top - 20, p.title, 11);
+    d.text(x, top - 6, std::string(1, p.col_name) + " ->", 9, "start", "#555");
+    std::vector<std::vector<std::pair<int, int>>> by_bank(banks::kBanks);
+    for (int r = 0; r < p.rows; ++r)
+      for (int c = 0; c < p.cols; ++c) by_bank[std::size_t(p.bank[std::size_t(r) * std::size_t(p.cols) + std::size_t(c)])].push_back({r, c});
+    d.begin_group(x, top, cell);
+    for (int b = 0; b < banks::kBanks; ++b)
+      if (!by_bank[std::size_t(b)].empty()) d.path(squares(by_bank[std::size_t(b)]), bank_color(b), "", 0, "bank " + std::to_string(b));
+    d.end_group();
+    d.rect(x, top, p.cols * cell, p.rows * cell, "none", "#888", 0.5);
+    for (int r = 0; r < p.rows; r += ruler_step(cell, 14))
+      d.text(x - 4, top + (r + 1) * cell, std::to_string(r), 8, "end", "#555");
+    x += p.cols * cell + gap;
+  }
+  d.text(12, top + max_rows * cell / 2, std::string(1, panels.empty() ? 'm' : panels.front().row_name), 11);
+  double const ky = top + max_rows * cell + 20;
+  d.text(left, ky - 4, "banks:", 9, "start", "#555");
+  for (int b = 0; b < banks::kBanks; ++b) {
+    d.rect(left + b * key_box, ky, key_box, key_box, bank_color(b), "white", 0.5, "bank " + std::to_string(b));
+    d.text(left + (b + 0.5) * key_box, ky + key_box * 0.7, std::to_string(b), 7, "middle", b % 2 ? "#fff" : "#000");
+  }
   return d.str();
 }
 

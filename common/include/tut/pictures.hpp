@@ -2,7 +2,8 @@
 /// \brief `--svg DIR` and `--html FILE`: every step's pictures, read off the same CuTe objects that run
 /// (the CTA tiler, the TiledMMA and, where the step has one, the TiledCopy of A). Host only.
 ///
-/// Files written into DIR: ownership.svg (the traced CTA's C tile, coloured by thread), thread.svg (the
+/// Files written into DIR: ownership.svg (the traced CTA's C tile, coloured by thread),
+/// ownership_corner.svg (the same for the last tile, where the problem's edges cut it), thread.svg (the
 /// traced thread's A, B and C elements), grid.svg (the CTA grid), copy_a.svg (the TiledCopy's TV grid,
 /// for steps with one), mma.svg (CuTe's print_svg of a tensor-core TiledMMA), plus what the step adds.
 #pragma once
@@ -24,23 +25,34 @@
 
 namespace tut {
 
-/// \brief The traced CTA's C tile as the HTML page shows it: who holds each cell, where it lives in C,
-/// and each thread's tCgC.
-struct CTilePage {
-  std::string step;                    ///< "step01_naive"
-  std::string cta;                     ///< "CTA (0,0)"
-  svg::Cells cells;                    ///< (thread, value) per cell of the BLK_M×BLK_N tile, row-major
-  std::int64_t first_m = 0;            ///< global row of the tile's row 0
-  std::int64_t first_n = 0;            ///< global col of the tile's col 0
-  std::int64_t c_m = 0;                ///< C(m,n) lives at c_m·m + c_n·n
-  std::int64_t c_n = 0;                ///< see c_m
-  std::vector<std::string> tCgC;       ///< per thread: partition_C(gC), as the printout writes it
-  int traced = 0;                      ///< the thread selected when the page opens without #thread=N
+/// \brief One tile the HTML page can show: who holds each cell, where the tile lies, and each thread's
+/// own partition as text (computed here, by the binary; the page's script only looks it up).
+struct PageView {
+  std::string name;                    ///< the view's name in the page's menu: "C tile: partition_C"
+  std::string what;                    ///< one sentence on what a cell's colour means
+  svg::Cells cells;                    ///< (thread, value) per cell, row-major
+  char row_name = 'm';                 ///< the row coordinate's name (the page's vertical axis)
+  char col_name = 'n';                 ///< the column coordinate's name (the horizontal axis)
+  std::int64_t first_row = 0;          ///< the coordinate of the tile's row 0
+  std::int64_t first_col = 0;          ///< the coordinate of the tile's col 0
+  std::int64_t stride_row = 0;         ///< a cell's offset is stride_row·row + stride_col·col (both 0: none)
+  std::int64_t stride_col = 0;         ///< see stride_row
+  std::vector<std::string> text;       ///< per thread: its partition, as the printout writes it
 };
 
-/// \brief The self-contained page (no network, no external script): a grid of the C tile, hover for a
-/// cell's thread, value index, (m,n) and offset, click or `#thread=N` to pick a thread.
-std::string html_page(CTilePage const& p);
+/// \brief The page of one step's traced tile: its views (the C tile first), and the thread selected when
+/// the page opens without #thread=N.
+struct ViewerPage {
+  std::string step;                    ///< "step01_naive"
+  std::string cta;                     ///< "CTA (0,0)"
+  std::vector<PageView> views;         ///< the C tile's partition_C first, then the step's others
+  int traced = 0;                      ///< the thread picked when the page opens
+};
+
+/// \brief The self-contained page (no network, no external script): a grid of the view's tile, with
+/// its axes; hover for a cell's thread, value index, coordinates and offset; click or `#thread=N` to pick
+/// a thread and show its own partition; a menu (or `#view=V`) for the step's other partitions.
+std::string html_page(ViewerPage const& p);
 
 /// \brief Run \p draw, which prints to stdout with printf (as CuTe's print_svg does), into \p path.
 void printf_to_file(std::string const& path, void (*draw)());
@@ -93,6 +105,19 @@ svg::Cells c_cells(Problem const& p, std::int64_t bx, std::int64_t by) {
   return c;
 }
 
+/// \brief A panel of an smem tile coloured by bank: each (row, col) of \p SmemLayout (rank 2, the tile's
+/// own layout, swizzle included) at byte SmemLayout(row, col)·sizeof(Element) of a 128-byte aligned buffer.
+template <class SmemLayout, class Element>
+svg::BankPanel bank_panel(std::string title, char row_name, char col_name) {
+  SmemLayout const layout{};
+  int const rows = int(cute::size<0>(layout)), cols = int(cute::size<1>(layout));
+  svg::BankPanel p{std::move(title), rows, cols, row_name, col_name, {}};
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      p.bank.push_back(banks::bank_of(std::int64_t(layout(r, c)) * std::int64_t(sizeof(Element))));
+  return p;
+}
+
 /// \brief The order in which \p s's CTAs visit \p tiles_m × \p tiles_n tiles, for the grid picture (empty
 /// for a 2-D grid, where each tile is its own CTA).
 svg::GridOrder grid_order(TileSchedule const& s, int tiles_m, int tiles_n);
@@ -119,12 +144,46 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
   if (!o.svg_dir.empty()) make_dir(o.svg_dir);
   if (!o.html_file.empty()) {
     make_parent_dir(o.html_file);
-    CTilePage page{step, cta, cells, tm * bm, tn * bn, st.c_m, st.c_n, {}, T};
-    // gC of the traced CTA, over C as the step lays it out (plain() prints static and dynamic alike).
-    Tensor mC = make_tensor(make_gmem_ptr(static_cast<float*>(nullptr)),
-                            make_layout(make_shape(p.m, p.n), make_stride(st.c_m, st.c_n)));  // (M,N)
-    Tensor gC = local_tile(mC, cta_tiler, make_coord(tm, tn, _), cute::Step<_1, _1, X>{});  // (BLK_M,BLK_N)
-    for (int t = 0; t < threads; ++t) page.tCgC.push_back(plain(mma.get_slice(t).partition_C(gC).layout()));
+    ViewerPage page{step, cta, {}, T};
+    // The C tile: each thread's tCgC as the printout writes it, where it starts, and its rows and cols.
+    PageView c_view{"C tile: partition_C", "the thread whose partition_C holds the element (it computes and stores it)",
+                    cells, 'm', 'n', tm * bm, tn * bn, st.c_m, st.c_n, {}};
+    // C as the step lays it out: row-major with a static unit stride (its make_layout_C), which CuTe
+    // keeps, so that tCgC reads exactly as the printout's; otherwise both strides as they are.
+    auto c_text = [&](auto const& c_layout, int t) {
+      Tensor mC = make_tensor(make_gmem_ptr(static_cast<float*>(nullptr)), c_layout);          // (M,N)
+      Tensor gC = local_tile(mC, cta_tiler, make_coord(tm, tn, _), cute::Step<_1, _1, X>{});  // (BLK_M,BLK_N)
+      return plain(mma.get_slice(t).partition_C(gC).layout());
+    };
+    auto tCgC_of = [&](int t) {
+      return st.c_n == 1 ? c_text(make_layout(make_shape(p.m, p.n), make_stride(st.c_m, Int<1>{})), t)
+                         : c_text(make_layout(make_shape(p.m, p.n), make_stride(st.c_m, st.c_n)), t);
+    };
+    Tensor cC = local_tile(make_identity_tensor(make_shape(p.m, p.n)), cta_tiler, make_coord(tm, tn, _),
+                           cute::Step<_1, _1, X>{});  // (BLK_M,BLK_N) -> (m,n) in C
+    for (int t = 0; t < threads; ++t) {
+      auto const coords = coords_of(mma.get_slice(t).partition_C(cC));
+      auto const [rows, cols] = rows_cols(coords);
+      auto const [m0, n0] = coords.front();
+      c_view.text.push_back("thread " + std::to_string(t) + "\ntCgC    " + tCgC_of(t) +
+                            "   from C(" + std::to_string(m0) + "," + std::to_string(n0) + "), offset " +
+                            std::to_string(m0 * st.c_m + n0 * st.c_n) + "\nC rows  " + rows + "\nC cols  " + cols);
+    }
+    page.views.push_back(std::move(c_view));
+    if constexpr (!std::is_void_v<TiledCopyA>) {
+      // One k-tile of A: the thread whose copy writes each element into smem (partition_D).
+      TiledCopyA copy_a;
+      Tensor cA = make_identity_tensor(make_shape(Int<size<0>(CtaTiler{})>{}, Int<size<2>(CtaTiler{})>{}));  // (BLK_M,BLK_K)
+      PageView a_view{"A tile (one k-tile): the copy partition", "the thread whose copy (partition_D) writes the element into smem",
+                      detail::cells_of(bm, bk, int(size(copy_a)), [&](int t) { return copy_a.get_slice(t).partition_D(cA); }),
+                      'm', 'k', tm * bm, 0, 0, 0, {}};
+      for (int t = 0; t < int(size(copy_a)); ++t) {
+        auto const [rows, ks] = rows_cols(coords_of(copy_a.get_slice(t).partition_D(cA)));
+        a_view.text.push_back("thread " + std::to_string(t) + "\ncopies  " + cute_str(shape(copy_a.get_slice(t).partition_D(cA))) +
+                              " elements of A (CPY,CPY_M,CPY_K)\nA rows  " + rows + " of the tile\nk       " + ks + " of the k-tile");
+      }
+      page.views.push_back(std::move(a_view));
+    }
     svg::write_file(o.html_file, html_page(page));
   }
   if (o.svg_dir.empty()) return;
@@ -133,6 +192,18 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
   svg::write_file(dir + "ownership.svg",
                   svg::ownership(cells, T, step + ": who stores each C entry of " + cta,
                                  'm', 'n', tm * bm, tn * bn));
+  // The last tile, where the problem's edges cut it (and it is not the traced one): the cells past them.
+  TileCoord const tiles = tile_counts(p.m, p.n, bm, bn);
+  std::int64_t const lm = tiles.m - 1, ln = tiles.n - 1;
+  if ((p.m % bm != 0 || p.n % bn != 0) && (lm != tm || ln != tn)) {
+    std::string const corner = schedule.kind == Visit::grid_2d
+                                   ? "CTA (" + std::to_string(lm) + "," + std::to_string(ln) + ")"
+                                   : "tile (" + std::to_string(lm) + "," + std::to_string(ln) + ")";
+    svg::write_file(dir + "ownership_corner.svg",
+                    svg::ownership(c_cells<CtaTiler, TiledMma>(p, lm, ln), T,
+                                   step + ": who stores each C entry of the corner " + corner, 'm', 'n', lm * bm,
+                                   ln * bn));
+  }
 
   // The traced thread's elements of one k-tile of A and B, and of the C tile (tile coordinates).
   auto thr = mma.get_slice(T);
@@ -149,7 +220,6 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
                                                          step + ": thread " + std::to_string(T) +
                                                              "'s partition_A, _B (one k-tile) and _C"));
 
-  TileCoord const tiles = tile_counts(p.m, p.n, bm, bn);
   svg::write_file(dir + "grid.svg", svg::grid_map(p.m, p.n, bm, bn, tm, tn, grid_order(schedule, tiles.m, tiles.n)));
 
   if constexpr (!std::is_void_v<TiledCopyA>) {

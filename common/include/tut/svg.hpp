@@ -26,6 +26,8 @@ class Doc {
   /// \brief A line of text at (\p x, \p y) (baseline); \p anchor start, middle or end.
   void text(double x, double y, std::string const& s, double size = 11, std::string const& anchor = "start",
             std::string const& fill = "#222");
+  /// \brief A line of text centred on (\p cx, \p cy), turned to run downwards if \p down.
+  void text_turned(double cx, double cy, std::string const& s, double size, bool down);
   /// \brief A path of unit-free commands \p d (already in user units), filled and optionally stroked.
   void path(std::string const& d, std::string const& fill, std::string const& stroke = "", double stroke_width = 0,
             std::string const& title = "");
@@ -76,8 +78,8 @@ struct Panel {
 /// \brief The panels of one thread, in colour \p color.
 std::string thread_panels(std::vector<Panel> const& panels, std::string const& color, std::string const& title);
 
-/// \brief A TV grid: each cell coloured by its thread, labelled with the thread where a value run starts
-/// (value index 0 of the thread's vector), for a copy partition.
+/// \brief A TV grid of a copy partition: each cell coloured by its thread, and each \p run-element vector
+/// (one copy instruction's) outlined and labelled with its thread, along the vector.
 std::string tv_grid(Cells const& c, int run, std::string const& title, char row_name, char col_name);
 
 /// \brief The order in which a 1-D or persistent grid's CTAs visit the tiles (empty for a 2-D grid).
@@ -97,5 +99,58 @@ std::string grid_map(std::int64_t M, std::int64_t N, int blk_m, int blk_n, std::
 /// \brief One warp-wide smem instruction before and after the swizzle: lanes, the bank each lane's first
 /// word falls in, and the wavefronts the model counts.
 std::string bank_maps(std::string const& title, banks::WarpAccess const& unswizzled, banks::WarpAccess const& swizzled);
+
+/// \brief A bar on a timeline: on row \p row, from column \p from up to (not including) column \p to.
+struct Bar {
+  int row = 0;               ///< which row
+  int from = 0;              ///< the first column it covers
+  int to = 1;                ///< one past the last
+  std::string label;         ///< written on the bar
+  std::string fill;          ///< its colour
+  std::string tip;           ///< the tooltip ("" for the label)
+};
+
+/// \brief A timeline: named rows (a pipeline's stages, say) against named columns (its iterations), and
+/// bars on them; \p key lists (colour, meaning) pairs under it.
+std::string timeline(std::string const& title, std::string const& note, std::vector<std::string> const& rows,
+                     std::vector<std::string> const& cols, std::vector<Bar> const& bars,
+                     std::vector<std::pair<std::string, std::string>> const& key);
+
+/// \brief One lane of an ldmatrix: the smem row it names (\p chunk elements from (mn, k)), at which byte.
+struct LaneRow {
+  int lane = 0;              ///< 0..31
+  int matrix = 0;            ///< the 8x8 matrix its row belongs to: lane / 8
+  int mn = 0;                ///< the row's m (or n) in the tile
+  int k = 0;                 ///< its first k
+  std::int64_t byte = 0;     ///< its smem byte offset
+};
+
+/// \brief An ldmatrix.x4: the tile region it reads, each row segment labelled with the lane that names it
+/// and coloured by its matrix, with the 16-byte bank group it lies in.
+std::string ldmatrix_lanes(std::string const& title, std::string const& note, std::vector<LaneRow> const& rows,
+                           int chunk, char row_name);
+
+/// \brief A TMA's boxes over an operand: an M×K matrix cut into tile-rows of \p box_m, one box of box_m ×
+/// box_k per k-tile, the traced tile-row \p tile_m's coloured by the smem stage they land in (k-tile %
+/// stages); the box rows past M marked as filled with zeros.
+std::string tma_boxes(std::string const& title, std::string const& note, std::int64_t M, std::int64_t K,
+                      int box_m, int box_k, std::int64_t tile_m, int stages);
+
+/// \brief One smem tile, each cell coloured by the bank its element lies in (its first 4-byte word's).
+struct BankPanel {
+  std::string title;        ///< above the panel: "sA, plain"
+  int rows = 0;             ///< cells down
+  int cols = 0;             ///< cells across
+  char row_name = 'm';      ///< the row coordinate's name
+  char col_name = 'k';      ///< the column coordinate's name
+  std::vector<int> bank;    ///< per cell, row-major: 0..31
+};
+
+/// \brief Smem tiles side by side (a tile before and after its swizzle, say), coloured by bank, with a key
+/// of the 32 banks' colours.
+std::string bank_tiles(std::string const& title, std::string const& note, std::vector<BankPanel> const& panels);
+
+/// \brief The colour of bank \p b: 32 hues around the wheel, alternately lighter and darker.
+std::string bank_color(int b);
 
 }  // namespace tut::svg
