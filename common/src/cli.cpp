@@ -66,11 +66,11 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
   app.add_option("--variant", o.variant, "compiled configuration to run (default: the first): " + names)
       ->check(CLI::IsMember(spec.variants));
   app.add_option("--svg", o.svg_dir,
-                 "write the pictures of the traced tile and thread (SVG) into DIR, created if missing")
+                 "write the pictures of the traced tile and thread (SVG) into DIR, created if missing, and list them")
       ->type_name("DIR")
       ->group("Pictures");
   app.add_option("--html", o.html_file,
-                 "write one self-contained page of the traced C tile: hover a cell, pick a thread")
+                 "write one self-contained page of the traced tile: hover a cell, pick a thread for its partition")
       ->type_name("FILE")
       ->group("Pictures");
   bool list_variants = false;
