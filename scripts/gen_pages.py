@@ -25,8 +25,9 @@ The kinds, and what each writes:
   nav                      links to the previous page, the index, and the next page
 
 [build] is a configured build folder (default: build), for <build>/tut_steps.json and
-<build>/tut_goldens.txt: the registered steps, in order, and their golden printouts. The test `pages_current` runs --check, so a page that differs from what this script
-writes fails, as a stale golden does.
+<build>/tut_goldens.txt: the registered steps, in order, and their golden printouts. The test
+`pages_current` runs --check, so a page that differs from what this script writes fails, as a stale
+golden does; scripts/regen_golden.sh runs it after rewriting the goldens.
 """
 
 import json

@@ -2,7 +2,8 @@
 # Rewrites tests/golden/*.txt from the current binaries, as the build lists them (<build>/tut_goldens.txt,
 # written by tut_register_steps() from the add_tutorial_step() calls).
 # Usage: scripts/regen_golden.sh [build-dir]     (default: build)
-# Review `git diff tests/golden` before committing: every change there is a change in what learners see.
+# Then the pages that quote them (scripts/gen_pages.py). Review `git diff tests/golden docs` before
+# committing: every change there is a change in what learners see.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
@@ -12,3 +13,4 @@ while read -r step file args; do
   "$build/bin/$step" $args > "$root/tests/golden/$file.txt"
   echo "wrote tests/golden/$file.txt"
 done < "$build/tut_goldens.txt"
+/usr/bin/env python3 "$root/scripts/gen_pages.py" "$build"
