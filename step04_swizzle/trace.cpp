@@ -180,9 +180,9 @@ template <class Cfg>
 void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string const& step,
               tut::TileSchedule const& schedule) {
   if (vector_copies_fit(Cfg::kVec, o.problem))
-    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(o, st, step, schedule);
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<Cfg, Element>>(o, st, step, schedule);
   else
-    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::Scalar::TiledCopyA>(o, st, step, schedule);
+    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<typename Cfg::Scalar, Element>>(o, st, step, schedule);
 }
 
 // --svg: the bank maps of the printout's two instructions, and the smem tiles coloured by bank, before

@@ -216,7 +216,7 @@ void bank_pictures(tut::Options const&, std::string const& dir) {
 
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(
+  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<Cfg, ElementAB>>(
       name_of<Cfg>(), &launch<Cfg>, &trace_config<Cfg>, &bank_pictures<Cfg>)...};
 }
 

@@ -305,7 +305,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
 
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, typename Cfg::TiledCopyA>(
+  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<Cfg, ElementAB>>(
       name_of<Cfg>(), &launch<Cfg>, &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
 }
 

@@ -81,14 +81,14 @@ function describe(i) {
   const at = "(" + V.row_name + "," + V.col_name + ") = (" + r + "," + c + ")";
   const where = V.inside[i] !== "1" ? "past the edge: not stored"
               : V.stride_row || V.stride_col ? "offset " + (r * V.stride_row + c * V.stride_col) : "";
-  return at + "   thread " + t + "   value " + v + "   " + where;
+  return at + "   " + V.unit + " " + t + "   " + V.value + " " + v + "   " + where;
 }
 function pick(t) {
   if (!(t >= 0 && t < V.text.length)) return;
   thread = t;
   for (let i = 0; i < cells.length; ++i) cells[i].classList.toggle("hl", V.owner[2 * i] === t);
   grid.classList.add("picking");
-  picked.textContent = "thread " + t;
+  picked.textContent = V.unit + " " + t;
   layout.textContent = V.text[t];
   const hash = "#thread=" + t + (menu.value !== "0" ? "&view=" + menu.value : "");
   if (location.hash !== hash) history.replaceState(null, "", hash);
@@ -110,7 +110,8 @@ void view_json(std::ostream& data, PageView const& v) {
   data << "{\"name\": " << json_string(v.name) << ", \"what\": " << json_string(v.what) << ", \"rows\": " << c.rows
        << ", \"cols\": " << c.cols << ", \"first_row\": " << v.first_row << ", \"first_col\": " << v.first_col
        << ", \"row_name\": \"" << v.row_name << "\", \"col_name\": \"" << v.col_name << "\", \"stride_row\": "
-       << v.stride_row << ", \"stride_col\": " << v.stride_col << ",\n\"owner\": [";
+       << v.stride_row << ", \"stride_col\": " << v.stride_col << ", \"unit\": " << json_string(v.unit)
+       << ", \"value\": " << json_string(v.value) << ",\n\"owner\": [";
   for (std::size_t i = 0; i < c.owner.size(); ++i)
     data << (i ? "," : "") << (i % 32 == 0 ? "\n" : "") << c.owner[i].first << "," << c.owner[i].second;
   data << "],\n\"inside\": \"";
@@ -154,10 +155,10 @@ std::string html_page(ViewerPage const& p) {
      << "#info, #picked { font-family: monospace; margin: 4px 0; min-height: 1.2em; }\n"
      << "#layout { font-family: monospace; margin: 4px 0 8px; white-space: pre; background: #f6f8fa; padding: 6px; }\n"
      << "</style>\n</head>\n<body>\n<h1>" << svg::escape(title) << "</h1>\n"
-     << "<p>Each cell is one element of the tile, coloured by the thread that holds it. Hover a cell for its "
-        "thread, value index, coordinates and offset; click one (or open the page with <code>#thread=N</code>) to "
-        "pick its thread and see its own partition. The data is the step binary's own partitions, written by "
-        "<code>--html</code>.</p>\n"
+     << "<p>Each cell is one element of the tile, coloured by the thread that holds it (or, in a bank view, "
+        "by its smem bank). Hover a cell for its thread, value index, coordinates and offset; click one (or open "
+        "the page with <code>#thread=N</code>) to pick its thread and see its own partition. The data is the step "
+        "binary's own partitions, written by <code>--html</code>.</p>\n"
      << "<p><label>Show: <select id=\"view\"></select></label> <span id=\"what\"></span></p>\n"
      << "<div id=\"picked\"></div>\n<pre id=\"layout\"></pre>\n<div id=\"info\">hover a cell</div>\n"
      << "<div id=\"frame\"><div id=\"corner\"></div><div id=\"top\"></div><div id=\"left\"></div>"

@@ -37,9 +37,9 @@ OperandStrides strides_for(Problem const& p) {
 
 /// \brief A Variant of a kernel configuration whose CTA tiler is \p CtaTiler and whose epilogue stores C
 /// through \p TiledMma's partition_C: its thread count, its tile, its owners and its pictures read off
-/// those types. \p TiledCopyA: the copy partition of A, for the pictures (void if the step has none);
+/// those types. \p Smem: the step's SmemSide, for the pictures (void if the step has no smem tiles);
 /// \p extra_svg: the step's own pictures; \p schedule: how the kernel's CTAs visit the tiles.
-template <class CtaTiler, class TiledMma, class TiledCopyA = void>
+template <class CtaTiler, class TiledMma, class Smem = void>
 Variant make_variant(std::string name, LaunchFn launch, TraceFn trace, ExtraSvgFn extra_svg = nullptr,
                      TileSchedule schedule = {}) {
   Variant v;
@@ -47,7 +47,7 @@ Variant make_variant(std::string name, LaunchFn launch, TraceFn trace, ExtraSvgF
   v.launch = launch;
   v.trace = trace;
   v.owners = &owners_by_partition_C<CtaTiler, TiledMma>;
-  v.pictures = &write_pictures<CtaTiler, TiledMma, TiledCopyA>;
+  v.pictures = &write_pictures<CtaTiler, TiledMma, Smem>;
   v.extra_svg = extra_svg;
   v.threads = int(cute::size(TiledMma{}));
   v.tile_m = cute::size<0>(CtaTiler{});

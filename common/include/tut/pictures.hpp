@@ -17,6 +17,7 @@
 #include <cute/tensor.hpp>
 #include <cute/util/print_svg.hpp>
 
+#include "tut/banks.hpp"
 #include "tut/cli.hpp"
 #include "tut/format.hpp"
 #include "tut/problem.hpp"
@@ -37,7 +38,9 @@ struct PageView {
   std::int64_t first_col = 0;          ///< the coordinate of the tile's col 0
   std::int64_t stride_row = 0;         ///< a cell's offset is stride_row·row + stride_col·col (both 0: none)
   std::int64_t stride_col = 0;         ///< see stride_row
-  std::vector<std::string> text;       ///< per thread: its partition, as the printout writes it
+  std::vector<std::string> text;       ///< per thread (or bank): its partition, as the printout writes it
+  std::string unit = "thread";         ///< what a cell's first number names: "thread", or "bank"
+  std::string value = "value";         ///< what its second names: "value" (index), or "word" (smem word)
 };
 
 /// \brief The page of one step's traced tile: its views (the C tile first), and the thread selected when
@@ -122,11 +125,82 @@ svg::BankPanel bank_panel(std::string title, char row_name, char col_name) {
 /// for a 2-D grid, where each tile is its own CTA).
 svg::GridOrder grid_order(TileSchedule const& s, int tiles_m, int tiles_n);
 
+/// \brief The shared-memory side of a step, for its pictures: the copy partitions of A and B (gmem -> smem)
+/// and the smem tiles they write ((mn,k), or (mn,k,stage) with stage 0 shown), of \p Element_.
+template <class TiledCopyA_, class TiledCopyB_, class SmemLayoutA_, class SmemLayoutB_, class Element_>
+struct SmemSide {
+  using TiledCopyA = TiledCopyA_;    ///< gmem -> smem copy of A
+  using TiledCopyB = TiledCopyB_;    ///< gmem -> smem copy of B
+  using SmemLayoutA = SmemLayoutA_;  ///< sA
+  using SmemLayoutB = SmemLayoutB_;  ///< sB
+  using Element = Element_;          ///< the type of A's and B's elements
+};
+
+/// \brief The SmemSide of a step's configuration \p Cfg (its TiledCopyA/B and SmemLayoutA/B).
+template <class Cfg, class Element>
+using SmemSideOf = SmemSide<typename Cfg::TiledCopyA, typename Cfg::TiledCopyB, typename Cfg::SmemLayoutA,
+                            typename Cfg::SmemLayoutB, Element>;
+
+namespace detail {
+
+// A copy partition of one k-tile of an operand as a page view: who writes each element into smem.
+template <class TiledCopy>
+PageView copy_view(char op, int rows, int cols, char row_name, std::int64_t first_row) {
+  using namespace cute;
+  TiledCopy copy;
+  Tensor c = make_identity_tensor(make_shape(rows, cols));  // (BLK_MN,BLK_K) -> (mn,k)
+  PageView v{std::string(1, op) + " tile (one k-tile): the copy partition",
+             "the thread whose copy (partition_D) writes the element into smem",
+             cells_of(rows, cols, int(size(copy)), [&](int t) { return copy.get_slice(t).partition_D(c); }),
+             row_name, 'k', first_row, 0, 0, 0, {}};
+  for (int t = 0; t < int(size(copy)); ++t) {
+    auto const [mns, ks] = rows_cols(coords_of(copy.get_slice(t).partition_D(c)));
+    v.text.push_back("thread " + std::to_string(t) + "\ncopies  " + cute_str(shape(copy.get_slice(t).partition_D(c))) +
+                     " elements of " + op + " (CPY,CPY_" + (op == 'A' ? "M" : "N") + ",CPY_K)\n" + op + " rows  " + mns +
+                     " of the tile\nk       " + ks + " of the k-tile");
+  }
+  return v;
+}
+
+// An smem tile as a page view of banks: each element coloured by the bank its word lies in.
+template <class SmemLayout, class Element>
+PageView bank_view(char op, char row_name) {
+  using namespace cute;
+  SmemLayout const layout{};
+  int const rows = int(size<0>(layout)), cols = int(size<1>(layout));
+  auto word = [&](int r, int c) {
+    if constexpr (decltype(rank(layout))::value == 3)
+      return std::int64_t(layout(r, c, 0)) * std::int64_t(sizeof(Element)) / banks::kBankBytes;  // stage 0
+    else
+      return std::int64_t(layout(r, c)) * std::int64_t(sizeof(Element)) / banks::kBankBytes;
+  };
+  PageView v{std::string("s") + op + ": the bank of each element", "the smem bank its 4-byte word lies in",
+             {}, row_name, 'k', 0, 0, 0, 0, {}, "bank", "word"};
+  v.cells.rows = rows;
+  v.cells.cols = cols;
+  v.cells.inside.assign(std::size_t(rows) * std::size_t(cols), true);
+  std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> of_bank(banks::kBanks);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      int const b = int(word(r, c) % banks::kBanks);
+      v.cells.owner.push_back({b, int(word(r, c))});
+      of_bank[std::size_t(b)].push_back({r, c});
+    }
+  for (int b = 0; b < banks::kBanks; ++b) {
+    auto const [rs, ks] = rows_cols(of_bank[std::size_t(b)]);
+    v.text.push_back("bank " + std::to_string(b) + "\nholds   " + std::to_string(of_bank[std::size_t(b)].size()) +
+                     " elements of s" + op + "\n" + row_name + "       " + rs + "\nk       " + ks);
+  }
+  return v;
+}
+
+}  // namespace detail
+
 /// \brief Write the pictures of \p o's traced tile and thread into o.svg_dir, and the C tile's page into
 /// o.html_file (each only if set). \p st: the operand strides (the step's convention), for C offsets;
 /// \p schedule: how the CTAs visit the tiles, for the grid picture.
-/// \p TiledCopyA: the step's copy partition of A, or void if it has none.
-template <class CtaTiler, class TiledMma, class TiledCopyA>
+/// \p Smem: the step's SmemSide (its copy partitions and smem tiles), or void if it has none.
+template <class CtaTiler, class TiledMma, class Smem>
 void write_pictures(Options const& o, OperandStrides const& st, std::string const& step,
                     TileSchedule const& schedule) {
   using namespace cute;
@@ -170,19 +244,12 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
                             std::to_string(m0 * st.c_m + n0 * st.c_n) + "\nC rows  " + rows + "\nC cols  " + cols);
     }
     page.views.push_back(std::move(c_view));
-    if constexpr (!std::is_void_v<TiledCopyA>) {
-      // One k-tile of A: the thread whose copy writes each element into smem (partition_D).
-      TiledCopyA copy_a;
-      Tensor cA = make_identity_tensor(make_shape(Int<size<0>(CtaTiler{})>{}, Int<size<2>(CtaTiler{})>{}));  // (BLK_M,BLK_K)
-      PageView a_view{"A tile (one k-tile): the copy partition", "the thread whose copy (partition_D) writes the element into smem",
-                      detail::cells_of(bm, bk, int(size(copy_a)), [&](int t) { return copy_a.get_slice(t).partition_D(cA); }),
-                      'm', 'k', tm * bm, 0, 0, 0, {}};
-      for (int t = 0; t < int(size(copy_a)); ++t) {
-        auto const [rows, ks] = rows_cols(coords_of(copy_a.get_slice(t).partition_D(cA)));
-        a_view.text.push_back("thread " + std::to_string(t) + "\ncopies  " + cute_str(shape(copy_a.get_slice(t).partition_D(cA))) +
-                              " elements of A (CPY,CPY_M,CPY_K)\nA rows  " + rows + " of the tile\nk       " + ks + " of the k-tile");
-      }
-      page.views.push_back(std::move(a_view));
+    if constexpr (!std::is_void_v<Smem>) {
+      // One k-tile of A and of B: who copies each element; and sA's banks.
+      page.views.push_back(detail::copy_view<typename Smem::TiledCopyA>('A', bm, bk, 'm', tm * bm));
+      page.views.push_back(detail::copy_view<typename Smem::TiledCopyB>('B', bn, bk, 'n', tn * bn));
+      page.views.push_back(detail::bank_view<typename Smem::SmemLayoutA, typename Smem::Element>('A', 'm'));
+      page.views.push_back(detail::bank_view<typename Smem::SmemLayoutB, typename Smem::Element>('B', 'n'));
     }
     svg::write_file(o.html_file, html_page(page));
   }
@@ -222,8 +289,8 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
 
   svg::write_file(dir + "grid.svg", svg::grid_map(p.m, p.n, bm, bn, tm, tn, grid_order(schedule, tiles.m, tiles.n)));
 
-  if constexpr (!std::is_void_v<TiledCopyA>) {
-    TiledCopyA copy_a;
+  if constexpr (!std::is_void_v<Smem>) {
+    typename Smem::TiledCopyA copy_a;
     Tensor cA = make_identity_tensor(make_shape(Int<size<0>(CtaTiler{})>{}, Int<size<2>(CtaTiler{})>{}));  // (BLK_M,BLK_K)
     svg::Cells const copy_cells = detail::cells_of(bm, bk, int(size(copy_a)), [&](int t) {
       return copy_a.get_slice(t).partition_D(cA);
