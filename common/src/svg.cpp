@@ -46,6 +46,33 @@ constexpr char const* kFont = "font-family=\"DejaVu Sans Mono,monospace\"";
 // The width a line of monospace text of \p size needs.
 double text_width(std::string const& s, double size) { return 0.62 * size * double(s.size()); }
 
+// \p s in lines of at most \p width characters, broken at spaces: a note under a title that stays within
+// the picture's width instead of setting it.
+std::vector<std::string> wrap(std::string const& s, std::size_t width = 100) {
+  std::vector<std::string> lines{""};
+  std::size_t at = 0;
+  while (at < s.size()) {
+    std::size_t const space = s.find(' ', at);
+    std::string const word = s.substr(at, space == std::string::npos ? std::string::npos : space - at);
+    if (!lines.back().empty() && lines.back().size() + 1 + word.size() > width) lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + word;
+    at = space == std::string::npos ? s.size() : space + 1;
+  }
+  return lines;
+}
+
+// The note's lines under the title, from y = 34, 14 apart (a picture moves its top down by the extra lines).
+void draw_note(Doc& d, double x, std::vector<std::string> const& lines) {
+  for (std::size_t i = 0; i < lines.size(); ++i) d.text(x, 34 + 14 * double(i), lines[i], 10, "start", "#555");
+}
+
+// The width of the widest of \p lines at \p size.
+double lines_width(std::vector<std::string> const& lines, double size) {
+  double w = 0;
+  for (auto const& l : lines) w = std::max(w, text_width(l, size));
+  return w;
+}
+
 // Every how many cells of \p cell units a ruler number fits in \p room units: 1, 2, 4, 8, ...
 int ruler_step(double cell, double room) {
   int step = 1;
@@ -363,15 +390,16 @@ std::string timeline(std::string const& title, std::string const& note, std::vec
   for (auto const& r : rows) label_w = std::max(label_w, text_width(r, 11));
   for (auto const& c : cols) col_w = std::max(col_w, text_width(c, 10) + 8);
   for (auto const& b : bars) col_w = std::max(col_w, text_width(b.label, 10) / double(b.to - b.from) + 8);
-  double const left = 16 + label_w + 12, top = 70, row_h = 30;
+  auto const note_lines = wrap(note);
+  double const left = 16 + label_w + 12, top = 70 + 14 * double(note_lines.size() - 1), row_h = 30;
   double const bottom = top + double(rows.size()) * row_h;
   double key_width = 0;
   for (auto const& k : key) key_width = std::max(key_width, text_width(k.second, 10) + 40);
-  Doc d(std::max({left + double(cols.size()) * col_w + 16, 12 + text_width(title, 13) + 16, 12 + text_width(note, 10) + 16,
+  Doc d(std::max({left + double(cols.size()) * col_w + 16, 12 + text_width(title, 13) + 16, 12 + lines_width(note_lines, 10) + 16,
                   12 + std::min<double>(3, double(key.size())) * key_width}),
         bottom + 24 + 20 * double((key.size() + 2) / 3));
   d.text(12, 18, title, 13);
-  d.text(12, 34, note, 10, "start", "#555");
+  draw_note(d, 12, note_lines);
   for (std::size_t c = 0; c < cols.size(); ++c) {
     double const x = left + double(c) * col_w;
     d.rect(x, top, col_w, bottom - top, c % 2 ? "#fafafa" : "#f0f0f0");
@@ -397,12 +425,13 @@ std::string ldmatrix_lanes(std::string const& title, std::string const& note, st
   int mn0 = INT_MAX, k0 = INT_MAX, mn1 = 0, k1 = 0;
   for (auto const& r : rows) mn0 = std::min(mn0, r.mn), k0 = std::min(k0, r.k), mn1 = std::max(mn1, r.mn), k1 = std::max(k1, r.k);
   int const n_rows = mn1 - mn0 + 1, n_chunks = (k1 - k0) / chunk + 1;
-  double const seg_w = 170, row_h = 22, left = 64, top = 76;
+  auto const note_lines = wrap(note);
+  double const seg_w = 170, row_h = 22, left = 64, top = 76 + 14 * double(note_lines.size() - 1);
   Doc d(std::max({left + n_chunks * seg_w + 24, left + 4 * 180, 12 + text_width(title, 13) + 16,
-                  12 + text_width(note, 10) + 16}),
+                  12 + lines_width(note_lines, 10) + 16}),
         top + n_rows * row_h + 40);
   d.text(12, 18, title, 13);
-  d.text(12, 34, note, 10, "start", "#555");
+  draw_note(d, 12, note_lines);
   static char const* const kMatrix[] = {"#90caf9", "#a5d6a7", "#ffcc80", "#ce93d8"};
   for (int c = 0; c < n_chunks; ++c)
     d.text(left + (c + 0.5) * seg_w, top - 8,
@@ -431,12 +460,13 @@ std::string tma_boxes(std::string const& title, std::string const& note, std::in
   std::int64_t const k_tiles = (K + box_k - 1) / box_k, tiles_m = (M + box_m - 1) / box_m;
   std::int64_t const rows_shown = tiles_m * box_m;  // the last tile-row's boxes may pass M
   double const sx = std::min(1.5, 760.0 / double(k_tiles * box_k)), sy = std::min(1.5, 420.0 / double(rows_shown));
-  double const left = 56, top = 64;
+  auto const note_lines = wrap(note);
+  double const left = 56, top = 64 + 14 * double(note_lines.size() - 1);
   double const w = double(K) * sx, h = double(M) * sy;
-  Doc d(std::max({left + double(k_tiles * box_k) * sx + 24, 12 + text_width(title, 13) + 16, 12 + text_width(note, 10) + 16}),
+  Doc d(std::max({left + double(k_tiles * box_k) * sx + 24, 12 + text_width(title, 13) + 16, 12 + lines_width(note_lines, 10) + 16}),
         top + double(rows_shown) * sy + 56);
   d.text(12, 18, title, 13);
-  d.text(12, 34, note, 10, "start", "#555");
+  draw_note(d, 12, note_lines);
   d.rect(left, top, w, h, "#eeeeee", "#888", 1, "A: " + std::to_string(M) + " x " + std::to_string(K));
   static char const* const kStage[] = {"#90caf9", "#a5d6a7", "#ffcc80", "#ce93d8", "#ef9a9a", "#80deea"};
   for (std::int64_t row = 0; row < tiles_m; ++row) {
@@ -478,13 +508,14 @@ std::string bank_tiles(std::string const& title, std::string const& note, std::v
   int max_rows = 0, cols = 0;
   for (auto const& p : panels) max_rows = std::max(max_rows, p.rows), cols += p.cols;
   double const cell = std::max(3.0, std::min(12.0, 640.0 / std::max(max_rows, cols)));
-  double const left = 40, top = 74, gap = 36, key_box = 16;
+  auto const note_lines = wrap(note);
+  double const left = 40, top = 74 + 14 * double(note_lines.size() - 1), gap = 36, key_box = 16;
   double width = left;
   for (auto const& p : panels) width += p.cols * cell + gap;
-  Doc d(std::max({width, left + banks::kBanks * key_box + 16, 12 + text_width(title, 13) + 16, 12 + text_width(note, 10) + 16}),
+  Doc d(std::max({width, left + banks::kBanks * key_box + 16, 12 + text_width(title, 13) + 16, 12 + lines_width(note_lines, 10) + 16}),
         top + max_rows * cell + 40 + 2 * key_box);
   d.text(12, 18, title, 13);
-  d.text(12, 34, note, 10, "start", "#555");
+  draw_note(d, 12, note_lines);
   double x = left;
   for (auto const& p : panels) {
     d.text(x, top - 20, p.title, 11);
