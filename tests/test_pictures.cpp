@@ -81,3 +81,21 @@ TEST_CASE("SVG text is escaped, and the ownership picture has one path per threa
   CHECK(s.find("stroke=\"black\"") != std::string::npos);  // the traced thread, outlined
   CHECK(tut::svg::thread_color(0) != tut::svg::thread_color(1));
 }
+
+TEST_CASE("smem words and banks: an element's word is its byte offset / 4, stage 0 of a staged tile", "[pictures]") {
+  using Floats = Layout<Shape<_8, _4>, Stride<_1, _8>>;               // (m,k) -> m + 8k, M-major
+  using Staged = Layout<Shape<_8, _4, _2>, Stride<_4, _1, _32>>;      // (m,k,stage) -> 4m + k + 32·stage
+  std::vector<std::int64_t> const f = tut::detail::smem_words<Floats, float>();
+  std::vector<std::int64_t> const h = tut::detail::smem_words<Staged, cute::half_t>();
+  REQUIRE(f.size() == 32);
+  REQUIRE(h.size() == 32);
+  for (int m = 0; m < 8; ++m)
+    for (int k = 0; k < 4; ++k) {
+      CHECK(f[std::size_t(m * 4 + k)] == m + 8 * k);        // one float per word
+      CHECK(h[std::size_t(m * 4 + k)] == (4 * m + k) / 2);  // two halves per word, stage 0
+    }
+  tut::svg::BankPanel const p = tut::bank_panel<Layout<Shape<_64, _2>, Stride<_1, _64>>, float>("t", 'm', 'k');
+  CHECK(p.bank[0] == 0);
+  CHECK(p.bank[std::size_t(33 * 2)] == 1);      // row 33, k 0: word 33, bank 1
+  CHECK(p.bank[std::size_t(5 * 2 + 1)] == 5);   // row 5, k 1: word 69, bank 5
+}

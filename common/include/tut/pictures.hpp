@@ -1,6 +1,7 @@
 /// \file pictures.hpp
 /// \brief `--svg DIR` and `--html FILE`: every step's pictures, read off the same CuTe objects that run
-/// (the CTA tiler, the TiledMMA and, where the step has one, the TiledCopy of A). Host only.
+/// (the CTA tiler, the TiledMMA and, where the step has shared memory, its copy partitions and smem
+/// tiles: a SmemSide). Host only.
 ///
 /// Files written into DIR: ownership.svg (the traced CTA's C tile, coloured by thread),
 /// ownership_corner.svg (the same for the last tile, where the problem's edges cut it), thread.svg (the
@@ -108,16 +109,37 @@ svg::Cells c_cells(Problem const& p, std::int64_t bx, std::int64_t by) {
   return c;
 }
 
-/// \brief A panel of an smem tile coloured by bank: each (row, col) of \p SmemLayout (rank 2, the tile's
-/// own layout, swizzle included) at byte SmemLayout(row, col)·sizeof(Element) of a 128-byte aligned buffer.
+namespace detail {
+
+// The 4-byte smem word of each (row, col) of an smem tile, row-major: \p SmemLayout is the tile's own
+// layout, swizzle included, (mn,k) or (mn,k,stage) with stage 0 taken; its elements are \p Element; the
+// buffer is 128-byte aligned (smem_idx 0 in bank 0), as the steps' SharedStorage is.
+template <class SmemLayout, class Element>
+std::vector<std::int64_t> smem_words() {
+  SmemLayout const layout{};
+  int const rows = int(cute::size<0>(layout)), cols = int(cute::size<1>(layout));
+  std::vector<std::int64_t> words;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      std::int64_t idx = 0;
+      if constexpr (decltype(cute::rank(layout))::value == 3)
+        idx = std::int64_t(layout(r, c, 0));
+      else
+        idx = std::int64_t(layout(r, c));
+      words.push_back(idx * std::int64_t(sizeof(Element)) / banks::kBankBytes);
+    }
+  return words;
+}
+
+}  // namespace detail
+
+/// \brief A panel of an smem tile coloured by bank: each (row, col) of \p SmemLayout by the bank of the
+/// word it lies in (detail::smem_words).
 template <class SmemLayout, class Element>
 svg::BankPanel bank_panel(std::string title, char row_name, char col_name) {
   SmemLayout const layout{};
-  int const rows = int(cute::size<0>(layout)), cols = int(cute::size<1>(layout));
-  svg::BankPanel p{std::move(title), rows, cols, row_name, col_name, {}};
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c)
-      p.bank.push_back(banks::bank_of(std::int64_t(layout(r, c)) * std::int64_t(sizeof(Element))));
+  svg::BankPanel p{std::move(title), int(cute::size<0>(layout)), int(cute::size<1>(layout)), row_name, col_name, {}};
+  for (std::int64_t w : detail::smem_words<SmemLayout, Element>()) p.bank.push_back(int(w % banks::kBanks));
   return p;
 }
 
@@ -168,12 +190,7 @@ PageView bank_view(char op, char row_name) {
   using namespace cute;
   SmemLayout const layout{};
   int const rows = int(size<0>(layout)), cols = int(size<1>(layout));
-  auto word = [&](int r, int c) {
-    if constexpr (decltype(rank(layout))::value == 3)
-      return std::int64_t(layout(r, c, 0)) * std::int64_t(sizeof(Element)) / banks::kBankBytes;  // stage 0
-    else
-      return std::int64_t(layout(r, c)) * std::int64_t(sizeof(Element)) / banks::kBankBytes;
-  };
+  std::vector<std::int64_t> const words = smem_words<SmemLayout, Element>();
   PageView v{std::string("s") + op + ": the bank of each element", "the smem bank its 4-byte word lies in",
              {}, row_name, 'k', 0, 0, 0, 0, {}, "bank", "word"};
   v.cells.rows = rows;
@@ -182,8 +199,9 @@ PageView bank_view(char op, char row_name) {
   std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> of_bank(banks::kBanks);
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
-      int const b = int(word(r, c) % banks::kBanks);
-      v.cells.owner.push_back({b, int(word(r, c))});
+      std::int64_t const w = words[std::size_t(r) * std::size_t(cols) + std::size_t(c)];
+      int const b = int(w % banks::kBanks);
+      v.cells.owner.push_back({b, int(w)});
       of_bank[std::size_t(b)].push_back({r, c});
     }
   for (int b = 0; b < banks::kBanks; ++b) {
@@ -245,7 +263,7 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
     }
     page.views.push_back(std::move(c_view));
     if constexpr (!std::is_void_v<Smem>) {
-      // One k-tile of A and of B: who copies each element; and sA's banks.
+      // One k-tile of A and of B: who copies each element; and the bank of each element of sA and sB.
       page.views.push_back(detail::copy_view<typename Smem::TiledCopyA>('A', bm, bk, 'm', tm * bm));
       page.views.push_back(detail::copy_view<typename Smem::TiledCopyB>('B', bn, bk, 'n', tn * bn));
       page.views.push_back(detail::bank_view<typename Smem::SmemLayoutA, typename Smem::Element>('A', 'm'));
