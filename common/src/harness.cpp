@@ -145,12 +145,13 @@ void print_written(std::ostream& os, Options const& o,
   std::vector<std::string> files;
   for (auto const& [path, time] : files_in(o.svg_dir))
     if (auto const it = before.find(path); it == before.end() || it->second != time) files.push_back(path);
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  bool const listed = std::any_of(files.begin(), files.end(), [&](std::string const& f) {
-    return fs::weakly_canonical(f, ec) == fs::weakly_canonical(o.html_file, ec);
-  });
-  if (!o.html_file.empty() && !listed) files.push_back(o.html_file);
+  if (!o.html_file.empty()) {  // once, if --svg's folder holds it too
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path const page = fs::weakly_canonical(o.html_file, ec);
+    if (std::none_of(files.begin(), files.end(), [&](std::string const& f) { return fs::weakly_canonical(f, ec) == page; }))
+      files.push_back(o.html_file);
+  }
   os << "\npictures: wrote " << files.size() << (files.size() == 1 ? " file" : " files") << '\n';
   for (auto const& f : files) os << "  " << f << '\n';
 }
