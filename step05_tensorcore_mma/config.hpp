@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,10 @@ CUTE_HOST_DEVICE auto make_layout_C(int M, int N) { return make_layout(make_shap
 using MmaOp = SM80_16x8x16_F32F16F16F32_TN;
 /// \brief The instruction with its traits: which lane holds which element (MMA_Traits<MmaOp>).
 using Atom = MMA_Atom<MmaOp>;
+// The step's element types are the atom's: A and B in ElementAB (the harness's "fp16 in"), C in ElementC.
+static_assert(std::is_same_v<Atom::ValTypeA, ElementAB> && std::is_same_v<Atom::ValTypeB, ElementAB> &&
+                  std::is_same_v<Atom::ValTypeC, ElementC> && std::is_same_v<Atom::ValTypeD, ElementC>,
+              "A and B of the step's ElementAB, C and D of its ElementC");
 /// \brief The slides' smaller sibling, m16n8k8: half the K, half the A and B registers.
 using Atom16x8x8 = MMA_Atom<SM80_16x8x8_F32F16F16F32_TN>;
 //! [atom]

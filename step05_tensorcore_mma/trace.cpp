@@ -135,6 +135,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
   auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
   print_item(os, "config", name_of<Cfg>(), "--variant atom | warps2x2");
+  static_assert(std::is_same_v<MmaOp, SM80_16x8x16_F32F16F16F32_TN>, "the name printed below");
   print_item(os, "TiledMMA",
              "SM80_16x8x16_F32F16F16F32_TN x warps " + plain(Shape<Int<Cfg::kWarpsM>, Int<Cfg::kWarpsN>, _1>{}),
              "tile " + str(tile_size<0>(mma)) + "x" + str(tile_size<1>(mma)) + "x" + str(tile_size<2>(mma)));

@@ -91,7 +91,8 @@ void trace_config(std::ostream& os, tut::Options const& o) {
                  "):(" + str(copy_thr_k) + ",1)",
              "thread t -> (t/" + str(copy_thr_k) + ", t%" + str(copy_thr_k) + ")");
   print_item(os, "", "x values (1," + str(kChunk) + "): 8 halves along k, 16 bytes, one cp.async",
-             "the same for A and B");
+             std::string(tut::zero_fills_v<CopyOp> ? "zero-fills masked chunks; " : "skips masked chunks; ") +
+                 "A and B alike");
   print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "whole 16-byte chunks per row");
 
   auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),

@@ -12,6 +12,7 @@
 
 #include <cute/tensor.hpp>  // first: it brings the copy and MMA atoms (copy_atom.hpp alone does not compile)
 
+#include "tut/mask.hpp"
 #include "tut/problem.hpp"
 
 namespace step07 {
@@ -42,6 +43,7 @@ inline constexpr int kChunkC = 16 / int(sizeof(ElementC));
 using MmaOp = SM80_16x8x16_F32F16F16F32_TN;
 /// \brief gmem -> smem: step 06's `cp.async.cg`, 16 bytes per thread, zero-filled where masked.
 using CopyOpG2S = SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>;
+static_assert(tut::zero_fills_v<CopyOpG2S>, "the chunks past the ragged edge must be written as zeros");
 /// \brief smem -> registers: `ldmatrix.sync.aligned.m8n8.x4.shared.b16`. One warp loads four 8×8
 /// matrices of halves: lane l names the smem address of one 16-byte row (lanes 0-7 matrix 0's rows,
 /// 8-15 matrix 1's, ...), and every lane receives 2 halves of each matrix in one 32-bit register,
@@ -129,6 +131,14 @@ struct PipeState {
   /// \brief A k-tile's copies were issued into stage `write`.
   CUTE_HOST_DEVICE void advance_write() { write = next(write); }
 };
+
+/// \brief How many cp.async groups a thread leaves in flight when it waits for the next k-tile:
+/// STAGES-2, the fills still on their way into the other stages. The kernel's cp_async_wait, the host
+/// replay (pipeline.hpp) and the tests all take it from here.
+template <int STAGES>
+CUTE_HOST_DEVICE constexpr int groups_in_flight() {
+  return STAGES - 2;
+}
 //! [pipe_state]
 
 //! [config]

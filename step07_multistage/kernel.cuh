@@ -168,7 +168,7 @@ void gemm_kernel(CtaTiler cta_tiler,
 
   // Wait until at most STAGES-2 groups are in flight: the oldest, k-tile 0, has landed. The barrier
   // makes every thread's chunks of it visible to every warp.
-  cp_async_wait<STAGES - 2>();
+  cp_async_wait<groups_in_flight<STAGES>()>();
   __syncthreads();
   // Register pipeline: load k-block 0 of the first k-tile before the loop.
   constexpr int K_BLOCK_MAX = size<2>(tXsA);                // BLK_K/16 k-blocks per k-tile
@@ -192,7 +192,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     for (int k_block = 0; k_block < K_BLOCK_MAX; ++k_block) {
       if (k_block == K_BLOCK_MAX - 1) {
         // The next k-tile must have landed, and be visible, before its first k-block is loaded.
-        cp_async_wait<STAGES - 2>();
+        cp_async_wait<groups_in_flight<STAGES>()>();
         __syncthreads();
         pipe.advance_read();
       }

@@ -16,7 +16,7 @@ struct PipeStep {
   int fill_k_tile = -1;  ///< the k-tile whose cp.async is issued (-1: none left; an empty group)
   int fill_stage = -1;   ///< the stage it lands in
   int committed = 0;     ///< cp.async groups committed so far, after this iteration's fence
-  int landed = 0;        ///< groups complete after the next cp_async_wait<STAGES-2>: committed - (STAGES-2)
+  int landed = 0;        ///< groups complete after the next wait: committed - groups_in_flight<STAGES>()
 };
 
 /// \brief The kernel's schedule for \p k_tiles k-tiles, replayed with its own PipeState: the prologue's fills
@@ -31,7 +31,7 @@ std::vector<PipeStep> pipeline_schedule(int k_tiles) {
     p.fill_k_tile = next < k_tiles ? next : -1;
     p.fill_stage = stage;
     p.committed = ++committed;
-    p.landed = committed - (STAGES - 2);
+    p.landed = committed - groups_in_flight<STAGES>();
     ++next;
     out.push_back(p);
   }
@@ -43,7 +43,7 @@ std::vector<PipeStep> pipeline_schedule(int k_tiles) {
     p.fill_k_tile = next < k_tiles ? next : -1;
     p.fill_stage = pipe.write;
     p.committed = ++committed;
-    p.landed = committed - (STAGES - 2);
+    p.landed = committed - groups_in_flight<STAGES>();
     ++next;
     pipe.advance_write();
     pipe.advance_read();  // at the last k-block, after the wait and the barrier

@@ -45,7 +45,7 @@ void print_timeline(std::ostream& os, int k_tiles) {
   int const shown = std::min<int>(int(schedule.size()), S - 1 + 6);
   os << "  The pipeline, " << S << " stages, " << k_tiles << " k-tile" << (k_tiles == 1 ? "" : "s")
      << " for this CTA (group g carries k-tile g; one group per fill,\n  empty when no k-tile is left):\n\n"
-     << "    iteration    math reads      cp.async fills            groups committed  then wait<" << S - 2
+     << "    iteration    math reads      cp.async fills            groups committed  then wait<" << groups_in_flight<S>()
      << "> ensures\n";
   auto fill = [](PipeStep const& p) {
     return p.fill_k_tile >= 0 ? "k-tile " + str(p.fill_k_tile) + " -> stage " + str(p.fill_stage)
@@ -135,7 +135,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "TiledCopy",
              "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t> x threads (" + str(copy_thr_m) + "," + str(copy_thr_k) +
                  "):(" + str(copy_thr_k) + ",1) x values (1,8)",
-             "gmem -> smem, as step06");
+             std::string("gmem -> smem, as step06") + (tut::zero_fills_v<CopyOpG2S> ? ", zero-fill" : ", no zero-fill"));
   static_assert(std::is_same_v<CopyOpS2R, SM75_U32x4_LDSM_N>, "the name printed below");
   print_item(os, "ldmatrix", "SM75_U32x4_LDSM_N, make_tiled_copy_A/_B(atom, mma)", "smem -> registers, 4 8x8 matrices");
   int const c_thr_n = bn / kChunkC, c_thr_m = Cfg::kThreads / c_thr_n;
@@ -278,7 +278,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
     int const read_at = int(read - schedule.begin());
     bars.push_back({p.fill_stage, int(i), read_at, "cp.async k-tile " + str(p.fill_k_tile), "#ffcc80",
                     "cp.async of k-tile " + str(p.fill_k_tile) + " into stage " + str(p.fill_stage) +
-                        ", group " + str(p.committed) + "; cp_async_wait<" + str(S - 2) + "> before its read ensures it landed"});
+                        ", group " + str(p.committed) + "; cp_async_wait<" + str(groups_in_flight<S>()) + "> before its read ensures it landed"});
     bars.push_back({read->read_stage, read_at, read_at + 1, "math k-tile " + str(p.fill_k_tile), "#90caf9",
                     "ldmatrix and mma.sync read k-tile " + str(p.fill_k_tile) + " from stage " + str(read->read_stage)});
   }

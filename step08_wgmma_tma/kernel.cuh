@@ -130,7 +130,7 @@ void gemm_kernel(CtaTiler cta_tiler,
       for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
         // The first lap waits for parity 1: the phase "before" a fresh barrier, which counts as
         // complete, so all STAGES stages are filled at once. Later laps wait for the consumers' release.
-        wait_barrier(smem.empty[write.index], write.phase ^ 1u);
+        wait_barrier(smem.empty[write.index], write.producer_parity());
         set_barrier_transaction_bytes(smem.full[write.index], kTmaBytes);
         copy(tma_a.with(smem.full[write.index]), tAgA(_,_,_,k_tile), tAsA(_,_,_,write.index));
         copy(tma_b.with(smem.full[write.index]), tBgB(_,_,_,k_tile), tBsB(_,_,_,write.index));
@@ -165,7 +165,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     RingState<STAGES> read;                                 // stage 0, parity 0
     RingState<STAGES> release;                              // the stage read one k-tile earlier
     for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
-      wait_barrier(smem.full[read.index], read.phase);
+      wait_barrier(smem.full[read.index], read.consumer_parity());
       warpgroup_fence_operand(tCrC);
       warpgroup_arrive();                                   // the accumulators' registers are ready for wgmma
       gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_K wgmma.mma_async per warpgroup

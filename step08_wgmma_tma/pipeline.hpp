@@ -31,8 +31,8 @@ std::vector<BarrierStep> barrier_schedule(int k_tiles) {
     BarrierStep s;
     s.k_tile = k_tile;
     s.stage = write.index;
-    s.empty_parity = write.phase ^ 1u;  // the producer's wait
-    s.full_parity = read.phase;         // the consumers' wait (read.index == write.index: both count k-tiles)
+    s.empty_parity = write.producer_parity();  // the producer's wait
+    s.full_parity = read.consumer_parity();    // the consumers' wait (read.index == write.index: both count k-tiles)
     s.lap = k_tile / STAGES;
     write.advance();
     if (k_tile > 0) {

@@ -199,7 +199,7 @@ struct PipelineModel {
   // One move of actor a (0: producer, 1: TMA unit, 2+c: consumer c); false if it cannot move now.
   bool step(int a) {
     if (a == 0) {
-      if (produced == k_tiles || !empty[write.index].passes(write.phase ^ 1u)) return false;
+      if (produced == k_tiles || !empty[write.index].passes(write.producer_parity())) return false;
       // The stage is refilled: no consumer batch may still read it.
       REQUIRE(readers[write.index] == 0);
       Barrier& f = full[write.index];
@@ -222,7 +222,7 @@ struct PipelineModel {
     int const c = a - 2;
     int& k = consumed[std::size_t(c)];
     auto& r = read[std::size_t(c)];
-    if (k == k_tiles || !full[r.index].passes(r.phase)) return false;
+    if (k == k_tiles || !full[r.index].passes(r.consumer_parity())) return false;
     REQUIRE(stage_holds[r.index] == k);  // the stage holds exactly this k-tile's bytes
     ++readers[r.index];                   // its wgmmas read the stage until released
     // warpgroup_wait<1>: the previous batch is done; release its stage.
