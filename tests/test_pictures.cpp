@@ -99,3 +99,19 @@ TEST_CASE("smem words and banks: an element's word is its byte offset / 4, stage
   CHECK(p.bank[std::size_t(33 * 2)] == 1);      // row 33, k 0: word 33, bank 1
   CHECK(p.bank[std::size_t(5 * 2 + 1)] == 5);   // row 5, k 1: word 69, bank 5
 }
+
+TEST_CASE("row_period: the fewest rows after which a picture repeats", "[pictures]") {
+  // 6 rows x 2 cols: rows repeat every 2; every 3 does not divide... 3 divides 6 but rows 0 and 3 differ.
+  std::vector<int> const k{1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4};
+  CHECK(tut::svg::row_period(k, 6, 2) == 2);
+  std::vector<int> const none{1, 2, 3, 4, 5, 6};
+  CHECK(tut::svg::row_period(none, 3, 2) == 3);  // no repeat: all rows
+  std::vector<int> k2 = k;
+  k2[11] = 9;  // the last row differs: no period shorter than the whole
+  CHECK(tut::svg::row_period(k2, 6, 2) == 6);
+  tut::svg::Cells c{4, 2, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}}, std::vector<bool>(8, true)};
+  tut::svg::Cells const f = tut::svg::first_rows(c, 2);
+  CHECK(f.rows == 2);
+  CHECK(f.owner.size() == 4);
+  CHECK(f.owner[3] == std::pair{3, 0});
+}

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "tut/status.hpp"
@@ -145,6 +146,26 @@ std::string escape(std::string const& s) {
     else if (c == '"') out += "&quot;";
     else out += c;
   }
+  return out;
+}
+
+int row_period(std::vector<int> const& key, int rows, int cols) {
+  for (int p = 1; p < rows; ++p) {
+    if (rows % p != 0) continue;
+    bool repeats = true;
+    for (std::size_t i = std::size_t(p) * std::size_t(cols); repeats && i < key.size(); ++i)
+      repeats = key[i] == key[i - std::size_t(p) * std::size_t(cols)];
+    if (repeats) return p;
+  }
+  return rows;
+}
+
+Cells first_rows(Cells const& c, int rows) {
+  Cells out = c;
+  std::size_t const n = std::size_t(rows) * std::size_t(c.cols);
+  out.rows = rows;
+  out.owner.resize(n);
+  out.inside.resize(n);
   return out;
 }
 
@@ -504,7 +525,18 @@ std::string bank_color(int b) {
   return buf;
 }
 
-std::string bank_tiles(std::string const& title, std::string const& note, std::vector<BankPanel> const& panels) {
+std::string bank_tiles(std::string const& title, std::string const& note, std::vector<BankPanel> const& all) {
+  // Only the rows until every panel's banks repeat (the rest of each tile is the same picture again),
+  // the same rows for each, so that they can be compared.
+  int period = 1;
+  for (auto const& p : all) period = std::lcm(period, row_period(p.bank, p.rows, p.cols));
+  std::vector<BankPanel> panels = all;
+  for (auto& p : panels)
+    if (period < p.rows) {
+      p.title += ", rows 0.." + std::to_string(period - 1) + " of " + std::to_string(p.rows);
+      p.rows = period;
+      p.bank.resize(std::size_t(period) * std::size_t(p.cols));
+    }
   int max_rows = 0, cols = 0;
   for (auto const& p : panels) max_rows = std::max(max_rows, p.rows), cols += p.cols;
   double const cell = std::max(3.0, std::min(12.0, 640.0 / std::max(max_rows, cols)));

@@ -314,9 +314,17 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
       return copy_a.get_slice(t).partition_D(cA);
     });
     int const run = int(size<0>(copy_a.get_slice(0).partition_D(cA)));  // elements per copy instruction
+    // Only the rows until the threads repeat (the values go on): the rest is the same picture again.
+    std::vector<int> thread_of;
+    for (auto const& [t, v] : copy_cells.owner) thread_of.push_back(t);
+    int const period = svg::row_period(thread_of, bm, bk);
     svg::write_file(dir + "copy_a.svg",
-                    svg::tv_grid(copy_cells, run,
-                                 step + ": the copy partition of A (partition_D)", 'm', 'k'));
+                    svg::tv_grid(svg::first_rows(copy_cells, period), run,
+                                 step + ": the copy partition of A (partition_D)" +
+                                     (period < bm ? ", rows 0.." + std::to_string(period - 1) + " of " + std::to_string(bm) +
+                                                        ": the threads repeat every " + std::to_string(period) + " rows"
+                                                  : std::string()),
+                                 'm', 'k'));
   }
   // CuTe's own picture of a tensor-core TiledMMA: A, B and C as T#V# (for scalar FMAs it says nothing
   // the ownership map does not). Not for an atom that reads A from smem (wgmma): its A layout gives

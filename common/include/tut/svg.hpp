@@ -60,6 +60,13 @@ struct Cells {
   std::vector<bool> inside;                   ///< per cell: inside the problem (false: past an edge)
 };
 
+/// \brief The fewest rows after which \p key (rows × cols, row-major) repeats: the smallest divisor p of
+/// rows with key(r, c) == key(r - p, c) for every r >= p. A picture need only draw those rows.
+int row_period(std::vector<int> const& key, int rows, int cols);
+
+/// \brief The first \p rows rows of \p c.
+Cells first_rows(Cells const& c, int rows);
+
 /// \brief A tile coloured by owning thread, the \p traced thread outlined, cells past the problem's edge
 /// greyed; \p row_name and \p col_name label the axes, \p first_row and \p first_col their first values.
 std::string ownership(Cells const& c, int traced, std::string const& title, char row_name,
@@ -147,7 +154,7 @@ struct BankPanel {
 };
 
 /// \brief Smem tiles side by side (a tile before and after its swizzle, say), coloured by bank, with a key
-/// of the 32 banks' colours.
+/// of the 32 banks' colours; each drawn for the rows after which all of them repeat (row_period).
 std::string bank_tiles(std::string const& title, std::string const& note, std::vector<BankPanel> const& panels);
 
 /// \brief The colour of bank \p b: 32 hues around the wheel, alternately lighter and darker.
