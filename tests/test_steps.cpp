@@ -2,6 +2,7 @@
 // variants, tile schedule) agrees with its own layouts, and the host partition behind the printout and
 // the owner test stores every C entry exactly once, from the CTA its schedule sends to that tile.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -227,4 +228,26 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
     }
   }
   fs::remove_all(root);
+}
+
+TEST_CASE("the verification each step gets: its input type's tolerance at the run's K, its variant's tile", "[steps]") {
+  // At K = 4096: fp32 inputs get 4·sqrt(K)·2^-24 = 2^-16; fp16 inputs on tensor cores the worst case
+  // K·2^-23 = 2^-11, 32x looser. Steps 01-04 are fp32, 05-08 fp16.
+  for (auto const& r : tut::all_steps()) {
+    tut::Step const& s = *r;
+    bool const fp32 = s.name < std::string("step05");
+    CAPTURE(s.name);
+    CHECK(s.in_type == (fp32 ? tut::DType::f32 : tut::DType::f16));
+    for (tut::Variant const& v : s.variants) {
+      CAPTURE(v.name);
+      tut::Options o;
+      o.problem = {s.defaults.m, s.defaults.n, 4096};
+      o.seed = 1234;
+      tut::VerifyConfig const cfg = tut::verify_config(s, v, o);
+      CHECK(cfg.rtol == std::ldexp(1.0, fp32 ? -16 : -11));
+      CHECK(cfg.tile_m == v.tile_m);
+      CHECK(cfg.tile_n == v.tile_n);
+      CHECK(cfg.seed == 1234u);
+    }
+  }
 }

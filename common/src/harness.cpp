@@ -228,6 +228,19 @@ void plant_fault(Options const& o, Step const& s, Operands& ops, double rtol) {
   }
 }
 
+}  // namespace
+
+VerifyConfig verify_config(Step const& s, Variant const& v, Options const& o) {
+  VerifyConfig cfg;
+  cfg.rtol = default_rtol(s.in_type, o.problem.k);
+  cfg.tile_m = v.tile_m;
+  cfg.tile_n = v.tile_n;
+  cfg.seed = o.seed;
+  return cfg;
+}
+
+namespace {
+
 // Allocate, fill, poison, launch, verify and time. Returns the exit code.
 int run_on_gpu(std::ostream& os, Step const& s, Variant const& v, Options const& o, DeviceInfo const& dev) {
   Problem const& p = o.problem;
@@ -236,11 +249,7 @@ int run_on_gpu(std::ostream& os, Step const& s, Variant const& v, Options const&
   GemmArgs const args = ops.args(p, Store::sums);
   if (o.fault != Fault::no_launch) launch_and_wait(v, args);
 
-  VerifyConfig cfg;
-  cfg.rtol = default_rtol(s.in_type, p.k);
-  cfg.tile_m = v.tile_m;
-  cfg.tile_n = v.tile_n;
-  cfg.seed = o.seed;
+  VerifyConfig const cfg = verify_config(s, v, o);
   plant_fault(o, s, ops, cfg.rtol);
   std::vector<float> hC;
   ops.dC.download(hC);

@@ -14,6 +14,7 @@
 #include "tut/problem.hpp"
 #include "tut/registration.hpp"
 #include "tut/tile_schedule.hpp"
+#include "tut/verify.hpp"
 
 namespace tut {
 
@@ -118,6 +119,10 @@ void check_device_memory(Step const& s, Problem const& p, DeviceInfo const& dev)
 /// \brief True when the environment sets TUT_REQUIRE_GPU to anything but "" or "0": then a run that
 /// finds no usable GPU is an error (exit 3), not a skip (exit 77).
 bool require_gpu();
+
+/// \brief How a run of variant \p v of \p s on \p o's problem is verified: the tolerance of the step's input
+/// type at the problem's K (default_rtol), the variant's CTA tile for the sampled entries, the run's seed.
+VerifyConfig verify_config(Step const& s, Variant const& v, Options const& o);
 
 /// \brief "" if \p s runs on a GPU of compute capability \p cc (major·10 + minor), else one line saying why not.
 std::string unsupported_gpu(Step const& s, int cc);
