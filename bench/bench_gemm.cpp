@@ -12,9 +12,13 @@
 // differs from cuBLAS is reported as an error and makes the program exit 1.
 // Default sizes: 512x512x256, 1024^3, 2048^3, 4096^3, 8192^3, and two ragged ones: 1000x999x777 and
 // 1000x999x776 (for the steps whose K must be a multiple of 8). A step runs the sizes it supports. Run
-// with --benchmark_filter=... to pick; --sizes=MxNxK,... replaces the default sizes.
+// with --benchmark_filter=... to pick; --sizes=MxNxK,... replaces the default sizes. --bug=STEP:NAME times
+// only that step's default variant with a planted bug (the step's --list-bugs). Every wait for the GPU
+// goes through the watchdog (tut/watchdog.hpp): a kernel that never finishes ends the run with one line
+// and exit 3; --timeout=S sets its limit per launch.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -30,6 +34,7 @@
 #include "tut/random.hpp"
 #include "tut/registration.hpp"
 #include "tut/timing.hpp"
+#include "tut/watchdog.hpp"
 
 namespace {
 
@@ -39,6 +44,8 @@ void cublas_check(cublasStatus_t s, char const* what) {
 
 cublasHandle_t g_cublas = nullptr;
 bool g_mismatch = false;                          // a kernel differed from cuBLAS: exit 1
+double g_timeout_s = 0;
+std::deque<tut::Variant> g_bug_variants;          // --bug: the default variants with the bug (stable addresses)                           // --timeout=S: the watchdog's limit per launch (0: derived)
 std::map<std::string, double> g_cublas_tflops;    // baseline key -> cuBLAS TFLOP/s in this run
 
 // Device operands of one size, input type and convention, shared by every benchmark of that kind.
@@ -96,19 +103,24 @@ void cublas_gemm(Operands& o, float* C) {
 // way, lost 4% at 4096^3 and 11% at 8192^3 on an H100). The batch is sized from one warm-up launch to
 // take about 20 ms, and is at least 3 launches. Google Benchmark's Time column is per batch; the
 // counters ms_per_launch and TFLOP/s are per launch.
+// Every wait for the GPU goes through the watchdog: a kernel that never finishes ends the run with one
+// line naming it (\p what) and exit 3.
 template <class Launch>
-void time_loop(benchmark::State& state, Operands const& o, bool vs_cublas, Launch&& launch) {
+void time_loop(benchmark::State& state, Operands const& o, bool vs_cublas, std::string const& what, Launch&& launch) {
+  double const limit_s = tut::watchdog_seconds(o.p, g_timeout_s);
   tut::GpuTimer timer;
   launch();  // warm-up
-  TUT_CUDA_CHECK(cudaDeviceSynchronize());
+  tut::wait_or_exit("bench_gemm", what, limit_s);
   timer.start();
   launch();
+  tut::wait_or_exit("bench_gemm", what, limit_s);
   float const one_ms = timer.stop();
   int const batch = std::clamp(int(20.0f / std::max(one_ms, 1e-3f)), 3, 200);
   double total_ms = 0;
   for (auto _ : state) {
     timer.start();
     for (int i = 0; i < batch; ++i) launch();
+    tut::wait_or_exit("bench_gemm", what, batch * limit_s);
     float const ms = timer.stop();
     total_ms += ms;
     state.SetIterationTime(ms * 1e-3);  // the batch's time: Google Benchmark's Time column is per batch
@@ -125,7 +137,7 @@ void time_loop(benchmark::State& state, Operands const& o, bool vs_cublas, Launc
 
 void bench_cublas(benchmark::State& state, std::shared_ptr<Operands> o) {
   try {
-    time_loop(state, *o, false, [&] { cublas_gemm(*o, o->C_ref.get()); });
+    time_loop(state, *o, false, "cuBLAS", [&] { cublas_gemm(*o, o->C_ref.get()); });
     g_cublas_tflops[baseline_key(*o)] = state.counters["TFLOP/s"];
   } catch (std::exception const& e) {
     state.SkipWithError(e.what());
@@ -133,11 +145,12 @@ void bench_cublas(benchmark::State& state, std::shared_ptr<Operands> o) {
 }
 
 // max |C − C_ref| / max |C_ref|, after one launch of the kernel into a poisoned C.
-double rel_diff_vs_cublas(Operands& o, tut::LaunchFn launch) {
+double rel_diff_vs_cublas(Operands& o, tut::LaunchFn launch, std::string const& what) {
   o.C.fill_bytes(0xFF);
   cublas_gemm(o, o.C_ref.get());
   launch({o.p, o.A.get(), o.B.get(), o.C.get()}, nullptr);
   TUT_CUDA_CHECK(cudaGetLastError());
+  tut::wait_or_exit("bench_gemm", what, tut::watchdog_seconds(o.p, g_timeout_s));
   std::vector<float> c, r;
   o.C.download(c);
   o.C_ref.download(r);
@@ -149,17 +162,17 @@ double rel_diff_vs_cublas(Operands& o, tut::LaunchFn launch) {
   return scale > 0 ? diff / scale : diff;
 }
 
-void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_ptr<Operands> o) {
+void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_ptr<Operands> o, std::string what) {
   try {
     // fp32 inputs: both sides accumulate fp32 in different orders; fp16 inputs: tensor-core rounding.
     double const limit = o->type == tut::DType::f16 ? 1e-3 : 1e-4;
-    double const diff = rel_diff_vs_cublas(*o, v->launch);
+    double const diff = rel_diff_vs_cublas(*o, v->launch, what);
     if (!(diff <= limit)) {
       g_mismatch = true;
       state.SkipWithError(("result differs from cuBLAS: max rel diff " + std::to_string(diff)).c_str());
       return;
     }
-    time_loop(state, *o, true, [&] { v->launch({o->p, o->A.get(), o->B.get(), o->C.get()}, nullptr); });
+    time_loop(state, *o, true, what, [&] { v->launch({o->p, o->A.get(), o->B.get(), o->C.get()}, nullptr); });
     state.counters["max_rel_diff"] = diff;
   } catch (std::exception const& e) {
     g_mismatch = true;
@@ -187,15 +200,30 @@ std::vector<tut::Problem> parse_sizes(std::string const& list) {
 int main(int argc, char** argv) {
   std::vector<tut::Problem> sizes = {{512, 512, 256},    {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096},
                                      {8192, 8192, 8192}, {1000, 999, 777},   {1000, 999, 776}};
-  // Our own flag first; the rest belongs to Google Benchmark.
+  // Our own flags first; the rest belongs to Google Benchmark.
   std::vector<char*> rest;
+  std::string bug;  // --bug=STEP:NAME: time only that step's default variant, with the bug planted
   try {
     for (int i = 0; i < argc; ++i) {
       std::string const a = argv[i];
       if (a.rfind("--sizes=", 0) == 0)
         sizes = parse_sizes(a.substr(8));
+      else if (a.rfind("--bug=", 0) == 0)
+        bug = a.substr(6);
+      else if (a.rfind("--timeout=", 0) == 0)
+        g_timeout_s = std::stod(a.substr(10));
       else
         rest.push_back(argv[i]);
+    }
+    if (!bug.empty()) {
+      auto const colon = bug.find(':');
+      bool found = false;
+      for (tut::Step const* s : tut::all_steps())
+        if (colon != std::string::npos && s->name == bug.substr(0, colon)) {
+          tut::find_bug(*s, bug.substr(colon + 1));  // throws, listing the step's bugs
+          found = true;
+        }
+      if (!found) throw std::runtime_error("--bug expects STEP:NAME, a step's name and one of its --list-bugs");
     }
   } catch (std::exception const& e) {
     std::fprintf(stderr, "bench_gemm: error: %s\n", e.what());
@@ -221,6 +249,7 @@ int main(int argc, char** argv) {
     for (tut::Step const* step : tut::all_steps()) {
       tut::Step const& s = *step;
       if (!tut::unsupported_gpu(s, dev.cc()).empty() || !tut::unsupported(s, p).empty()) continue;
+      if (!bug.empty() && bug.substr(0, bug.find(':')) != s.name) continue;
       std::string const key = kind_of(s.in_type, s.convention);
       auto& o = operands[key];
       if (!o) {
@@ -228,10 +257,19 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(("cublas_" + key + "/" + size_name(p)).c_str(), bench_cublas, o)
             ->UseManualTime()->Unit(benchmark::kMillisecond);
       }
+      if (!bug.empty()) {  // the default variant with the bug: "<step>/bug:<name>/<size>"
+        tut::PlantedBug const& b = tut::find_bug(s, bug.substr(bug.find(':') + 1));
+        g_bug_variants.push_back(s.variants.front());
+        g_bug_variants.back().launch = b.launch;
+        std::string const name = s.name + "/bug:" + b.name + "/" + size_name(p);
+        benchmark::RegisterBenchmark(name.c_str(), bench_variant, &g_bug_variants.back(), o, name)
+            ->UseManualTime()->Unit(benchmark::kMillisecond);
+        continue;
+      }
       for (std::size_t i = 0; i < s.variants.size(); ++i) {
         // The default variant is "<step>/<size>"; the others "<step>/<variant>/<size>".
         std::string const name = s.name + "/" + (i ? s.variants[i].name + "/" : "") + size_name(p);
-        benchmark::RegisterBenchmark(name.c_str(), bench_variant, &s.variants[i], o)
+        benchmark::RegisterBenchmark(name.c_str(), bench_variant, &s.variants[i], o, name)
             ->UseManualTime()->Unit(benchmark::kMillisecond);
       }
     }

@@ -14,9 +14,11 @@ two HTML comments, which neither renderer shows:
 
 The kinds, and what each writes:
   snippet FILE TAG         the lines of FILE between its two `//! [TAG]` markers, as a C++ code block
-  printout FILE [N,M..]    a golden printout (tests/golden/*.txt) as plain text: all of it, its sections
+  printout FILE [N,M..]    a golden printout (tests/golden/*.txt, or docs/sass/*.txt) as plain text: all of it, its sections
                            N, M; with `lines=tCgC,tCgA` the first line that begins with each word; with
                            "from=LINE" "to=LINE" the lines from one to the other (whole lines, quoted)
+  bugs FILE                a step's --list-bugs golden (tests/golden/*_bugs.txt) as a table: the run that
+                           plants each bug, what it breaks, and the check that catches it
   bench STEP [SIZE..]      STEP's speeds from the benchmark JSON: its variants beside cuBLAS, per size
   bench-source             one line naming the benchmark run: device, date, file
   gpu                      which GPU the page's step needs (from its add_tutorial_step() call and the
@@ -110,6 +112,26 @@ def printout(path, sections=None, until=None):
     if "```" in text:
         raise Stale(f"{path} holds ``` and cannot be fenced")
     return "```text\n" + text + "\n```\n"
+
+
+def bugs(path):
+    """The bugs of a step's --list-bugs golden, as a table: the flag, what it breaks, what catches it."""
+    rows, head = [], re.compile(r"^([a-z0-9_]+): caught by ([a-z_]+); run: (.*)$")
+    for line in read(path).splitlines():
+        m = head.match(line)
+        if m:
+            rows.append({"name": m.group(1), "check": m.group(2), "run": m.group(3)})
+        elif rows and line.strip().startswith("breaks: "):
+            rows[-1]["breaks"] = line.strip()[len("breaks: "):]
+        elif rows and line.strip().startswith("caught: "):
+            rows[-1]["caught"] = line.strip()[len("caught: "):]
+    if not rows:
+        raise Stale(f"{path} lists no bugs")
+    out = ["| Run | What it breaks | What catches it |", "|---|---|---|"]
+    for r in rows:
+        cell = lambda t: t.replace("|", "\\|")
+        out.append(f"| `{r['run']}` | {cell(r['breaks'])} | **{r['check']}**: {cell(r['caught'])} |")
+    return "\n".join(out) + "\n"
 
 
 # ---- the benchmark --------------------------------------------------------------------------------------
@@ -290,6 +312,8 @@ def fill(path, steps):
                 text = snippet(*args)
             elif kind == "printout":
                 text = printout(*args)
+            elif kind == "bugs":
+                text = bugs(*args)
             elif kind == "bench":
                 text = bench(args[0], args[1:])
             elif kind == "bench-source":

@@ -3,7 +3,9 @@
 #   - Catch2, CLI11 and Doxygen from Debian packages (Google Benchmark too, if absent), and for the
 #     pictures libxml2-utils (xmllint), chromium (the page's browser test) and python3-matplotlib;
 #   - the CuTe/CUTLASS 4.2 headers from the PyPI wheel nvidia-cutlass==4.2.0.0, into .deps/cutlass
-#     (skipped when CUTLASS_DIR or CUTLASS_PATH points at a CUTLASS of your own).
+#     (skipped when CUTLASS_DIR or CUTLASS_PATH points at a CUTLASS of your own);
+#   - cuobjdump and nvdisasm, where the CUDA Toolkit lacks them, from NVIDIA's PyPI wheels into
+#     .deps/cuda-tools (--sass and the SASS tests; they need no GPU).
 # The CUDA Toolkit (nvcc, cuBLAS) must already be installed.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -48,5 +50,20 @@ else
     --target "$root/.deps/cutlass" nvidia-cutlass==4.2.0.0
   [ -f "$root/.deps/cutlass/cutlass_library/source/include/cute/tensor.hpp" ] ||
     { say "the wheel did not carry cutlass_library/source/include/cute"; exit 1; }
+fi
+# ---- cuobjdump and nvdisasm (--sass and the SASS tests read each step's machine code) ------------------
+# Some CUDA Toolkit installs leave them out; NVIDIA's PyPI wheels carry both, into .deps/cuda-tools.
+cuda_bin="$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")"
+tools="$root/.deps/cuda-tools/nvidia/cu13/bin"
+if [ -x "$cuda_bin/cuobjdump" ] && [ -x "$cuda_bin/nvdisasm" ]; then
+  say "cuobjdump and nvdisasm: in $cuda_bin"
+elif [ -x "$tools/cuobjdump" ] && [ -x "$tools/nvdisasm" ]; then
+  say "cuobjdump and nvdisasm: present in .deps/cuda-tools"
+else
+  say "installing cuobjdump and nvdisasm (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm 13.5.37) into .deps/cuda-tools"
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --no-compile \
+    --target "$root/.deps/cuda-tools" nvidia-cuda-cuobjdump==13.5.37 nvidia-cuda-nvdisasm==13.5.37
+  [ -x "$tools/cuobjdump" ] && [ -x "$tools/nvdisasm" ] ||
+    { say "the wheels did not carry nvidia/cu13/bin/cuobjdump and nvdisasm"; exit 1; }
 fi
 say "done"

@@ -74,7 +74,8 @@ void trace(std::ostream& os, tut::Options const& o) {
 tut::Step const& step() {
   static tut::Step const s = tut::make_step<Element, make_layout_A, make_layout_B, make_layout_C>(
       kRegistration, {256, 128, 32}, {tut::Major::mn, tut::Major::mn, tut::Order::row}, {size<0>(CtaTiler{}), size<1>(CtaTiler{}), size<2>(CtaTiler{})},
-      {tut::make_variant<CtaTiler, TiledMma>("default", &launch, &trace)});
+      {tut::make_variant<CtaTiler, TiledMma>("default", &launch, &trace)}, {},
+      {{"FFMA", "fp32 fused multiply-add: one per k of the thread's one output"}});
   return s;
 }
 

@@ -157,7 +157,8 @@ void trace(std::ostream& os, tut::Options const& o) {
 tut::Step const& step() {
   static tut::Step const s = tut::make_step<Element, make_layout_A, make_layout_B, make_layout_C>(
       kRegistration, {200, 150, 20}, {tut::Major::mn, tut::Major::mn, tut::Order::row}, {1, 1, 1},
-      {tut::make_variant<CtaTiler, TiledMma>("default", &launch, &trace)});
+      {tut::make_variant<CtaTiler, TiledMma>("default", &launch, &trace)}, {},
+      {{"FFMA", "fp32 fused multiply-add: the math, as in step 01"}});
   return s;
 }
 

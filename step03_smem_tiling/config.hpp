@@ -67,6 +67,14 @@ struct SharedStorage {
 };
 //! [shared_storage]
 
+/// \brief The bugs --bug plants into the kernel, each a line or two of kernel.cuh (`if constexpr (BUG ...)`);
+/// trace.cpp says what each breaks and which check catches it.
+enum class Bug : int {
+  none = 0,               ///< the kernel as written
+  no_second_barrier = 1,  ///< the barrier after the math removed: the next copy overwrites what others still read
+  no_zero_fill = 2,       ///< the registers not cleared before the masked loads: a skipped element keeps a stale value
+};
+
 //! [config]
 /// \brief One configuration of the step-03 kernel: every size and layout static.
 /// \tparam BLK_M, BLK_N, BLK_K  the CTA tile: each CTA computes BLK_M×BLK_N of C, BLK_K k at a time

@@ -17,7 +17,8 @@ using namespace cute;
 /// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA, staged through smem one k-tile at a time.
 /// Any M, N, K >= 1: the grid and the k-tiles round up, and elements outside the problem are masked.
 /// With VEC-wide copies, M and N must be multiples of VEC (vector_copies_fit; the launcher checks).
-template <class CtaTiler,
+/// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
+template <Bug BUG, class CtaTiler,
           class TA, class ALayout, class SmemLayoutA, class TiledCopyA,
           class TB, class BLayout, class SmemLayoutB, class TiledCopyB,
           class TC, class CLayout,
@@ -141,8 +142,10 @@ void gemm_kernel(CtaTiler cta_tiler,
   auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
   auto K_BLOCK_MAX = size<2>(tCrA);                         // BLK_K
   for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
-    clear(tArA);                                            // zero-fill what the masks skip
-    clear(tBrB);
+    if constexpr (BUG != Bug::no_zero_fill) {              // --bug no_zero_fill deletes these two lines
+      clear(tArA);                                          // zero-fill what the masks skip
+      clear(tBrB);
+    }
     copy_if(copy_a, tApA(_,_,_,k_tile), tAgA(_,_,_,k_tile), tArA);  // gmem -> rmem, the vectors inside A
     copy_if(copy_b, tBpB(_,_,_,k_tile), tBgB(_,_,_,k_tile), tBrB);  // gmem -> rmem, the vectors inside B
     copy(tArA, tAsA);                                       // rmem -> smem
@@ -159,7 +162,8 @@ void gemm_kernel(CtaTiler cta_tiler,
     }
     // Barrier 2 (write after read): every thread has read this k-tile before any thread overwrites
     // sA and sB with the next one. Without it a fast warp's next copy would clobber a slow warp's input.
-    __syncthreads();
+    if constexpr (BUG != Bug::no_second_barrier)           // --bug no_second_barrier deletes this barrier
+      __syncthreads();
   }
   //! [mainloop]
 

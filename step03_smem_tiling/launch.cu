@@ -12,7 +12,7 @@ namespace {
 
 //! [launch]
 // One launch of the kernel built from Cfg.
-template <class Cfg>
+template <class Cfg, Bug BUG>
 void launch_config(tut::GemmArgs const& args, cudaStream_t stream) {
   int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
   typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
@@ -21,7 +21,7 @@ void launch_config(tut::GemmArgs const& args, cudaStream_t stream) {
   dim3 block(size(mma));                                    // THR_M x THR_N threads
   dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per BLK_M x BLK_N tile of C
             ceil_div(N, size<1>(cta_tiler)));
-  gemm_kernel<<<grid, block, Cfg::kSmemBytes, stream>>>(  // dynamic smem: one Cfg::Smem
+  gemm_kernel<BUG><<<grid, block, Cfg::kSmemBytes, stream>>>(  // dynamic smem: one Cfg::Smem
       cta_tiler,
       static_cast<Element const*>(args.A), make_layout_A(M, K), typename Cfg::SmemLayoutA{}, typename Cfg::TiledCopyA{},
       static_cast<Element const*>(args.B), make_layout_B(N, K), typename Cfg::SmemLayoutB{}, typename Cfg::TiledCopyB{},
@@ -34,21 +34,25 @@ bool aligned(void const* p, int bytes) { return reinterpret_cast<std::uintptr_t>
 }  // namespace
 
 // Cfg's VEC-wide copies where the operands allow them, else the same kernel with scalar copies.
-template <class Cfg>
+template <class Cfg, Bug BUG>
 void launch_vector_or_scalar(tut::GemmArgs const& args, cudaStream_t stream) {
   int const vec_bytes = Cfg::kVec * int(sizeof(Element));
   if (vector_copies_fit(Cfg::kVec, args.problem) && aligned(args.A, vec_bytes) && aligned(args.B, vec_bytes))
-    launch_config<Cfg>(args, stream);
+    launch_config<Cfg, BUG>(args, stream);
   else
-    launch_config<typename Cfg::Scalar>(args, stream);
+    launch_config<typename Cfg::Scalar, BUG>(args, stream);
 }
 //! [launch]
 
+// The bugs --bug plants (config.hpp), into the default configuration.
+template void launch_vector_or_scalar<Default, Bug::no_second_barrier>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Default, Bug::no_zero_fill>(tut::GemmArgs const&, cudaStream_t);
+
 // The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.
-template void launch_vector_or_scalar<Default>(tut::GemmArgs const&, cudaStream_t);
-template void launch_vector_or_scalar<Config<128, 128, 16, 16, 16, 4>>(tut::GemmArgs const&, cudaStream_t);
-template void launch_vector_or_scalar<Config<128, 128, 8, 16, 16, 4>>(tut::GemmArgs const&, cudaStream_t);
-template void launch_vector_or_scalar<Config<128, 128, 16, 8, 16, 4>>(tut::GemmArgs const&, cudaStream_t);
-template void launch_vector_or_scalar<Config<128, 128, 8, 16, 16, 1>>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Default, Bug::none>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Config<128, 128, 16, 16, 16, 4>, Bug::none>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Config<128, 128, 8, 16, 16, 4>, Bug::none>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Config<128, 128, 16, 8, 16, 4>, Bug::none>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Config<128, 128, 8, 16, 16, 1>, Bug::none>(tut::GemmArgs const&, cudaStream_t);
 
 }  // namespace step03

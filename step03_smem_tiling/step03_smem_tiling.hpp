@@ -9,9 +9,12 @@
 /// \brief Step 03: the kernel, its launch and its printout (docs/step03_smem_tiling.md tells the story).
 namespace step03 {
 
-/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream, with scalar copies
-/// where VEC-wide ones do not fit (any M, N, K >= 1).
-template <class Cfg>
+/// \brief The bugs --bug plants (config.hpp).
+enum class Bug : int;
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants), with bug \p BUG (Bug::none: the
+/// kernel as written), on \p stream, with scalar copies where VEC-wide ones do not fit (any M, N, K >= 1).
+template <class Cfg, Bug BUG>
 void launch_vector_or_scalar(tut::GemmArgs const& args, cudaStream_t stream);
 
 /// \brief The step, as the harness drives it.

@@ -151,7 +151,7 @@ void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string 
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   std::vector<tut::Variant> v{tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      name_of<Cfg>(), &launch_vector_or_scalar<Cfg>, &trace<Cfg>)...};
+      name_of<Cfg>(), &launch_vector_or_scalar<Cfg, Bug::none>, &trace<Cfg>)...};
   std::size_t i = 0;
   ((v[i++].pictures = &pictures<Cfg>), ...);
   return v;
@@ -162,7 +162,21 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 tut::Step const& step() {
   static tut::Step const s = tut::make_step<Element, make_layout_A, make_layout_B, make_layout_C>(
       kRegistration, {200, 152, 40}, {tut::Major::mn, tut::Major::mn, tut::Order::row}, {1, 1, 1},
-      variants_of(Variants{}));
+      variants_of(Variants{}),
+      {{int(Bug::no_second_barrier), "no_second_barrier",
+        "the barrier after the math is gone: a fast warp's next copy overwrites sA and sB while slow warps "
+        "still read them",
+        tut::Check::racecheck, "--m 259 --n 131 --k 37",
+        "",
+        &launch_vector_or_scalar<Default, Bug::no_second_barrier>},
+       {int(Bug::no_zero_fill), "no_zero_fill",
+        "the registers are not cleared before the masked loads: past the ragged edge of K, an element the "
+        "mask skips keeps the last k-tile's value, and adds it to the sums",
+        tut::Check::verification, "--m 200 --n 150 --k 37", "", &launch_vector_or_scalar<Default, Bug::no_zero_fill>}},
+      {{"FFMA", "fp32 fused multiply-add: the math, as in steps 01-02"},
+       {"LDS", "load from shared memory (the math's reads of sA and sB)"},
+       {"STS", "store to shared memory (the copy's writes of sA and sB)"},
+       {"BAR.SYNC", "__syncthreads(): the two barriers of every k-tile"}});
   return s;
 }
 

@@ -76,8 +76,9 @@ using SmemKMajor = Layout<Shape<Int<BLK_MN>, Int<BLK_K>>, Stride<Int<BLK_K>, _1>
 /// M = 2: 4 floats (16 bytes) stay together, so the math's 128-bit loads survive.
 /// B = 3: 8 pieces of 16 bytes are all 32 banks.
 /// S = log2(BLK_MN): the XOR's source is the k/4 that tells a warp's storing lanes apart. (mn,k) -> smem_idx
-template <int BLK_MN, int BLK_K>
-using SmemSwizzled = decltype(composition(Swizzle<3, 2, log_2(unsigned(BLK_MN))>{}, SmemPlain<BLK_MN, BLK_K>{}));
+/// (\p B: 3; --bug swizzle_off_by_one launches B = 2.)
+template <int BLK_MN, int BLK_K, int B = 3>
+using SmemSwizzled = decltype(composition(Swizzle<B, 2, log_2(unsigned(BLK_MN))>{}, SmemPlain<BLK_MN, BLK_K>{}));
 //! [smem_layouts]
 
 //! [shared_storage]
@@ -98,6 +99,14 @@ template <SmemKind K, int BLK_MN, int BLK_K>
 using SmemLayout = std::conditional_t<K == SmemKind::swizzled, SmemSwizzled<BLK_MN, BLK_K>,
                                       std::conditional_t<K == SmemKind::plain, SmemPlain<BLK_MN, BLK_K>,
                                                          SmemKMajor<BLK_MN, BLK_K>>>;
+
+/// \brief The bugs --bug plants, each a line or two of kernel.cuh or launch.cu (`BUG ==`); trace.cpp says
+/// what each breaks and which check catches it.
+enum class Bug : int {
+  none = 0,                ///< the kernel as written
+  no_first_barrier = 1,    ///< the barrier after the copy removed: the math reads a half-written k-tile
+  swizzle_off_by_one = 2,  ///< Swizzle<2,2,S> instead of <3,2,S>: right sums, half the store conflicts back
+};
 
 //! [config]
 /// \brief One configuration of the step-04 kernel: every size and layout static.

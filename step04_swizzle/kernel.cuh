@@ -18,7 +18,8 @@ using namespace cute;
 /// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA, staged through smem one k-tile at a time.
 /// Any M, N, K >= 1: the grid and the k-tiles round up, and elements outside the problem are masked.
 /// With 128-bit loads, K must be a multiple of 4 (vector_copies_fit; the launcher checks).
-template <class CtaTiler,
+/// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
+template <Bug BUG, class CtaTiler,
           class TA, class ALayout, class SmemLayoutA, class TiledCopyA,
           class TB, class BLayout, class SmemLayoutB, class TiledCopyB,
           class TC, class CLayout,
@@ -152,7 +153,8 @@ void gemm_kernel(CtaTiler cta_tiler,
     copy(tBrB, tBsB);
     // Barrier 1 (read after write): sA and sB were written by all threads, and each thread is about to
     // read values other threads wrote. Without it a fast warp would read a half-written k-tile.
-    __syncthreads();
+    if constexpr (BUG != Bug::no_first_barrier)            // --bug no_first_barrier deletes this barrier
+      __syncthreads();
 
     CUTE_UNROLL
     for (int k_block = 0; k_block < K_BLOCK_MAX; ++k_block) {

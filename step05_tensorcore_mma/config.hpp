@@ -69,6 +69,14 @@ inline std::vector<std::pair<int, int>> register_halves(int values) {
   return out;
 }
 
+/// \brief The bugs --bug plants, each a line or two of kernel.cuh (`BUG ==`); trace.cpp says what each
+/// breaks and which check catches it.
+enum class Bug : int {
+  none = 0,  ///< the kernel as written
+  swapped_block_index = 1,  ///< the CTA's tile taken as (blockIdx.y, blockIdx.x): x is not always m
+  last_k_tile_dropped = 2,  ///< the k loop stops one k-tile early: an off-by-one
+};
+
 //! [config]
 /// \brief One configuration of the step-05 kernel.
 /// \tparam BLK_M, BLK_N, BLK_K  the CTA tile: each CTA computes BLK_M×BLK_N of C, BLK_K k at a time

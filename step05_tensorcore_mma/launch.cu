@@ -7,7 +7,7 @@ namespace step05 {
 
 //! [launch]
 // One launch of the kernel built from Cfg.
-template <class Cfg>
+template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
   typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
@@ -16,7 +16,7 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   dim3 block(size(mma));                                    // 32 threads per warp of the TiledMMA
   dim3 grid(M / size<0>(cta_tiler),                         // one CTA per BLK_M x BLK_N tile of C
             N / size<1>(cta_tiler));
-  gemm_kernel<<<grid, block, 0, stream>>>(
+  gemm_kernel<BUG><<<grid, block, 0, stream>>>(
       cta_tiler,
       static_cast<ElementAB const*>(args.A), make_layout_A(M, K),
       static_cast<ElementAB const*>(args.B), make_layout_B(N, K),
@@ -26,7 +26,11 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
 //! [launch]
 
 // The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.
-template void launch<OneAtom>(tut::GemmArgs const&, cudaStream_t);
-template void launch<Warps2x2>(tut::GemmArgs const&, cudaStream_t);
+template void launch<OneAtom, Bug::none>(tut::GemmArgs const&, cudaStream_t);
+template void launch<Warps2x2, Bug::none>(tut::GemmArgs const&, cudaStream_t);
+
+// The bugs --bug plants (config.hpp), into the default configuration.
+template void launch<OneAtom, Bug::swapped_block_index>(tut::GemmArgs const&, cudaStream_t);
+template void launch<OneAtom, Bug::last_k_tile_dropped>(tut::GemmArgs const&, cudaStream_t);
 
 }  // namespace step05

@@ -9,9 +9,13 @@
 /// \brief Step 05: the kernel, its launch and its printout (docs/step05_tensorcore_mma.md tells the story).
 namespace step05 {
 
-/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. M, N, K must be
+/// \brief The bugs --bug plants (config.hpp).
+enum class Bug : int;
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants), with bug \p BUG (Bug::none: the kernel
+/// as written), on \p stream. M, N, K must be
 /// multiples of multiple_of() (the harness checks).
-template <class Cfg>
+template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream);
 
 /// \brief The step, as the harness drives it.

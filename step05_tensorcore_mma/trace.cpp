@@ -242,7 +242,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(name_of<Cfg>(), &launch<Cfg>,
+  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(name_of<Cfg>(), &launch<Cfg, Bug::none>,
                                                                             &trace_config<Cfg>)...};
 }
 
@@ -251,7 +251,17 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 tut::Step const& step() {
   static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
       kRegistration, {128, 128, 64}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
-      variants_of(Variants{}));
+      variants_of(Variants{}),
+      {{int(Bug::swapped_block_index), "swapped_block_index",
+        "the CTA takes tile (blockIdx.y, blockIdx.x): on a square grid of tiles every tile is still computed, "
+        "by the wrong CTA; on any other grid CTAs read and write outside A, B and C",
+        tut::Check::owner_test, "--owners --m 128 --n 64 --k 64",
+        "verification passes on this square grid (8x8 tiles): every sum is right, only who stores it is wrong",
+        &launch<OneAtom, Bug::swapped_block_index>},
+       {int(Bug::last_k_tile_dropped), "last_k_tile_dropped",
+        "the k loop stops one k-tile early: every sum misses BLK_K of its K products",
+        tut::Check::verification, "--m 128 --n 128 --k 64", "", &launch<OneAtom, Bug::last_k_tile_dropped>}},
+      {{"HMMA.16816.F32", "mma.sync m16n8k16, fp16 in, fp32 accumulate: one tensor-core instruction per warp"}});
   return s;
 }
 

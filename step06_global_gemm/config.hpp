@@ -55,10 +55,11 @@ static_assert(tut::zero_fills_v<CopyOp>, "the chunks past the ragged edge must b
 /// copies one 16-byte chunk (8 halves along k) per instruction, and BLK_K/8 threads side by side copy a
 /// whole row of the k-tile (k fastest), so a warp copies 32/(BLK_K/8) whole rows, each as one
 /// BLK_K·2-byte run of gmem: coalesced. The threads then repeat down the tile.
-template <int BLK_K, int THREADS>
+/// (\p Op: CopyOp; --bug no_zero_fill launches the plain cp.async.)
+template <int BLK_K, int THREADS, class Op = CopyOp>
 CUTE_HOST_DEVICE auto make_tiled_copy_cp_async() {
   constexpr int kThrK = BLK_K / kChunk;                                                      // threads along a row
-  return make_tiled_copy(Copy_Atom<CopyOp, ElementAB>{},
+  return make_tiled_copy(Copy_Atom<Op, ElementAB>{},
                          Layout<Shape<Int<THREADS / kThrK>, Int<kThrK>>, Stride<Int<kThrK>, _1>>{},  // (mn,k) -> thr_idx
                          Layout<Shape<_1, Int<kChunk>>>{});                                          // (mn,k) -> val_idx
 }
@@ -89,6 +90,14 @@ struct SharedStorage {
   alignas(128) ArrayEngine<TB, cosize_v<SmemLayoutB>> B;  ///< sB
 };
 //! [shared_storage]
+
+/// \brief The bugs --bug plants, each a line or two of kernel.cuh or launch.cu (`BUG ==`); trace.cpp says
+/// what each breaks and which check catches it.
+enum class Bug : int {
+  none = 0,  ///< the kernel as written
+  no_zero_fill = 1,      ///< plain cp.async: a masked chunk is skipped, and smem keeps the last k-tile's values
+  no_epilogue_mask = 2,  ///< the epilogue stores every entry of the tile, inside C or not
+};
 
 //! [config]
 /// \brief One configuration of the step-06 kernel: every size and layout static.

@@ -9,9 +9,13 @@
 /// \brief Step 06: the kernel, its launch and its printout (docs/step06_global_gemm.md tells the story).
 namespace step06 {
 
-/// \brief Launch the kernel of configuration \p Cfg (one of Variants) on \p stream. K must be a multiple
+/// \brief The bugs --bug plants (config.hpp).
+enum class Bug : int;
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants), with bug \p BUG (Bug::none: the kernel
+/// as written), on \p stream. K must be a multiple
 /// of 8 and A and B 16-byte aligned; otherwise it throws tut::UsageError.
-template <class Cfg>
+template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream);
 
 /// \brief The step, as the harness drives it.

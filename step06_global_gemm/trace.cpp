@@ -192,6 +192,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   };
   os << "  For this problem, " << k_tiles << " k-tiles x " << ctas << " CTAs: unswizzled " << totals(plain_counts)
      << " load\n  conflicts, swizzled " << totals(swizzled_counts) << ".\n";
+  tut::banks::print_run_totals(os, model_counts<Cfg>(), k_tiles * ctas, "ldgsts");
 }
 
 // --svg: the bank maps of the printout's two instructions, and sA coloured by bank, before and after the
@@ -218,7 +219,7 @@ void bank_pictures(tut::Options const&, std::string const& dir) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<Cfg, ElementAB>>(
-      name_of<Cfg>(), &launch<Cfg>, &trace_config<Cfg>, &bank_pictures<Cfg>)...};
+      name_of<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &bank_pictures<Cfg>)...};
 }
 
 }  // namespace
@@ -226,7 +227,19 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 tut::Step const& step() {
   static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
       kRegistration, {200, 150, 40}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
-      variants_of(Variants{}));
+      variants_of(Variants{}),
+      {{int(Bug::no_zero_fill), "no_zero_fill",
+        "the plain cp.async instead of the zero-fill one: a masked chunk is skipped, so past the ragged edge "
+        "of K smem keeps the last k-tile's values, and they join the sums",
+        tut::Check::verification, "--m 128 --n 128 --k 40", "", &launch<Default, Bug::no_zero_fill>},
+       {int(Bug::no_epilogue_mask), "no_epilogue_mask",
+        "the epilogue stores the whole tile: on a ragged edge its rows past M land past the end of C, its "
+        "columns past N in the next row",
+        tut::Check::memcheck, "--m 259 --n 131 --k 200", "", &launch<Default, Bug::no_epilogue_mask>}},
+      {{"LDGSTS", "cp.async: gmem -> smem without passing through registers"},
+       {"LDGDEPBAR", "cp.async.commit_group (cp_async_fence)"},
+       {"DEPBAR", "cp.async.wait_group (cp_async_wait)"},
+       {"HMMA.16816.F32", "mma.sync m16n8k16, as in step 05"}});
   return s;
 }
 

@@ -141,6 +141,14 @@ CUTE_HOST_DEVICE constexpr int groups_in_flight() {
 }
 //! [pipe_state]
 
+/// \brief The bugs --bug plants, each a line or two of kernel.cuh (`BUG ==`); trace.cpp says what each
+/// breaks and which check catches it.
+enum class Bug : int {
+  none = 0,  ///< the kernel as written
+  wait_one_too_few = 1,     ///< cp_async_wait<STAGES-1> in the mainloop: the next k-tile may not have landed
+  no_epilogue_barrier = 2,  ///< the barrier between the C tile's smem stores and its 128-bit reads removed
+};
+
 //! [config]
 /// \brief One configuration of the step-07 kernel: every size and layout static.
 /// \tparam BLK_M, BLK_N, BLK_K  the CTA tile: each CTA computes BLK_M×BLK_N of C, BLK_K k at a time

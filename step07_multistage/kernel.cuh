@@ -20,7 +20,8 @@ using namespace cute;
 /// K must be a multiple of 8 and A, B 16-byte aligned (the launcher checks). \p vector_c: C's rows start
 /// 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it
 /// stores the same partition one float at a time.
-template <class CtaTiler,
+/// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
+template <Bug BUG, class CtaTiler,
           class TA, class ALayout, class SmemLayoutA, class TiledCopyA, class S2RCopyA,
           class TB, class BLayout, class SmemLayoutB, class TiledCopyB, class S2RCopyB,
           class TC, class CLayout, class SmemLayoutC, class TiledCopyC,
@@ -192,7 +193,10 @@ void gemm_kernel(CtaTiler cta_tiler,
     for (int k_block = 0; k_block < K_BLOCK_MAX; ++k_block) {
       if (k_block == K_BLOCK_MAX - 1) {
         // The next k-tile must have landed, and be visible, before its first k-block is loaded.
-        cp_async_wait<groups_in_flight<STAGES>()>();
+        if constexpr (BUG == Bug::wait_one_too_few)        // --bug wait_one_too_few: STAGES-1 in flight
+          cp_async_wait<STAGES - 1>();
+        else
+          cp_async_wait<groups_in_flight<STAGES>()>();
         __syncthreads();
         pipe.advance_read();
       }
@@ -232,7 +236,8 @@ void gemm_kernel(CtaTiler cta_tiler,
   // swizzle moves 16-byte chunks whole), so CuTe may store it as one 64-bit word. Plain copy() leaves
   // that to the compiler, which did it for some pairs only: 32-bit stores of a pair conflict 2-way.
   copy_aligned(tCrC, tCsC);                                 // registers -> smem, the MMA's partition
-  __syncthreads();                                          // the whole C tile is in smem
+  if constexpr (BUG != Bug::no_epilogue_barrier)           // --bug no_epilogue_barrier deletes this barrier
+    __syncthreads();                                        // the whole C tile is in smem
 
   // Out through the epilogue's own partition: each thread moves 16-byte chunks of whole rows.
   ThrCopy thr_copy_c = copy_c.get_slice(threadIdx.x);

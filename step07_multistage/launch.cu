@@ -14,7 +14,7 @@ namespace step07 {
 // One launch of the kernel built from Cfg. K must be a multiple of 8 and A, B 16-byte aligned: the
 // harness and the benchmark only pass such problems (multiple_of) and cudaMalloc'd pointers, and a
 // caller that does not gets an error instead of a misaligned cp.async.
-template <class Cfg>
+template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
   auto aligned = [](void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
@@ -26,7 +26,7 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
   typename Cfg::TiledMma mma;
 
-  auto kernel = gemm_kernel<typename Cfg::CtaTiler,
+  auto kernel = gemm_kernel<BUG, typename Cfg::CtaTiler,
                             ElementAB, decltype(make_layout_A(M, K)), typename Cfg::SmemLayoutA,
                             typename Cfg::TiledCopyA, typename Cfg::S2RCopyA,
                             ElementAB, decltype(make_layout_B(N, K)), typename Cfg::SmemLayoutB,
@@ -54,7 +54,11 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
 //! [launch]
 
 // The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.
-template void launch<Default>(tut::GemmArgs const&, cudaStream_t);
-template void launch<Small>(tut::GemmArgs const&, cudaStream_t);
+template void launch<Default, Bug::none>(tut::GemmArgs const&, cudaStream_t);
+template void launch<Small, Bug::none>(tut::GemmArgs const&, cudaStream_t);
+
+// The bugs --bug plants (config.hpp), into the default configuration.
+template void launch<Default, Bug::wait_one_too_few>(tut::GemmArgs const&, cudaStream_t);
+template void launch<Default, Bug::no_epilogue_barrier>(tut::GemmArgs const&, cudaStream_t);
 
 }  // namespace step07

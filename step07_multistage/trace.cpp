@@ -306,7 +306,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<Cfg, ElementAB>>(
-      name_of<Cfg>(), &launch<Cfg>, &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
+      name_of<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
 }
 
 }  // namespace
@@ -314,7 +314,23 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 tut::Step const& step() {
   static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
       kRegistration, {300, 200, 200}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
-      variants_of(Variants{}));
+      variants_of(Variants{}),
+      {{int(Bug::wait_one_too_few), "wait_one_too_few",
+        "cp_async_wait<STAGES-1> in the mainloop: it lets one group too many stay in flight, so the math may "
+        "read a stage whose k-tile has not landed yet",
+        tut::Check::racecheck, "--m 259 --n 131 --k 200",
+        "verification passed every time we ran it (1024^3 and this shape): the copy usually lands in time anyway",
+        &launch<Default, Bug::wait_one_too_few>},
+       {int(Bug::no_epilogue_barrier), "no_epilogue_barrier",
+        "the barrier between the MMA partition's stores of the C tile into smem and the 128-bit copy's reads "
+        "of it is gone: a warp reads rows other warps have not stored yet",
+        tut::Check::racecheck, "--m 259 --n 131 --k 200", "", &launch<Default, Bug::no_epilogue_barrier>}},
+      {{"LDSM", "ldmatrix: a warp loads 8x8 tiles of halves from smem, straight into the MMA's registers"},
+       {"LDGSTS", "cp.async, as in step 06, now STAGES-1 k-tiles ahead"},
+       {"DEPBAR.LE SB0, 0x1", "cp_async_wait<STAGES-2>: wait until one group (STAGES = 3) is left in flight"},
+       {"HMMA.16816.F32", "mma.sync m16n8k16"},
+       {"STS.64", "the epilogue's 64-bit stores of the accumulators into the C tile in smem"},
+       {"LDS.128", "the epilogue's 128-bit reads of the C tile, for 128-bit stores to gmem"}});
   return s;
 }
 

@@ -101,6 +101,14 @@ struct RingState {
 };
 //! [ring_state]
 
+/// \brief The bugs --bug plants, each a line or two of kernel.cuh (`BUG ==`); trace.cpp says what each
+/// breaks and which check catches it.
+enum class Bug : int {
+  none = 0,  ///< the kernel as written
+  producer_parity = 1,    ///< the producer waits on the empty barrier for the consumers' parity: a deadlock
+  no_warpgroup_wait = 2,  ///< warpgroup_wait<1> removed: a stage is released while its wgmmas may still read it
+};
+
 //! [config]
 /// \brief One configuration of the step-08 kernel: every size and layout static.
 /// \tparam BLK_M, BLK_N, BLK_K  the CTA tile: each CTA computes BLK_M×BLK_N of C, BLK_K k at a time

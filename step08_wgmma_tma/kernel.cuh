@@ -23,7 +23,8 @@ using namespace cute;
 /// epilogue skips them. K a multiple of 8 (the launcher checks). \p vector_c: C's rows start 8-byte
 /// aligned (N even, C aligned), so whole tiles store pairs of floats. \p schedule says which tile each
 /// CTA computes (a 1-D grid: CTA i computes the raster order's tile i).
-template <class CtaTiler,
+/// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
+template <Bug BUG, class CtaTiler,
           class TA, class ALayout, class SmemLayoutA, class TmaA,
           class TB, class BLayout, class SmemLayoutB, class TmaB,
           class TC, class CLayout, class TiledMma, int PRODUCER_REGS, int CONSUMER_REGS>
@@ -130,7 +131,10 @@ void gemm_kernel(CtaTiler cta_tiler,
       for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
         // The first lap waits for parity 1: the phase "before" a fresh barrier, which counts as
         // complete, so all STAGES stages are filled at once. Later laps wait for the consumers' release.
-        wait_barrier(smem.empty[write.index], write.producer_parity());
+        if constexpr (BUG == Bug::producer_parity)         // --bug producer_parity: the consumers' parity
+          wait_barrier(smem.empty[write.index], write.consumer_parity());
+        else
+          wait_barrier(smem.empty[write.index], write.producer_parity());
         set_barrier_transaction_bytes(smem.full[write.index], kTmaBytes);
         copy(tma_a.with(smem.full[write.index]), tAgA(_,_,_,k_tile), tAsA(_,_,_,write.index));
         copy(tma_b.with(smem.full[write.index]), tBgB(_,_,_,k_tile), tBsB(_,_,_,write.index));
@@ -170,7 +174,8 @@ void gemm_kernel(CtaTiler cta_tiler,
       warpgroup_arrive();                                   // the accumulators' registers are ready for wgmma
       gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_K wgmma.mma_async per warpgroup
       warpgroup_commit_batch();
-      warpgroup_wait<1>();                                  // all but the batch just issued are done
+      if constexpr (BUG != Bug::no_warpgroup_wait)         // --bug no_warpgroup_wait deletes this wait
+        warpgroup_wait<1>();                                // all but the batch just issued are done
       warpgroup_fence_operand(tCrC);
       if (k_tile > 0) {
         if (threadIdx.x % kWarpgroupThreads == 0) arrive_barrier(smem.empty[release.index]);

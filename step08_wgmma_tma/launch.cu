@@ -15,7 +15,7 @@ namespace step08 {
 // One launch of the kernel built from Cfg. K must be a multiple of 8 and A, B 16-byte aligned (a TMA
 // descriptor's base address and row pitch must be): the harness and the benchmark only pass such problems
 // and cudaMalloc'd pointers, and a caller that does not gets an error instead of a failed descriptor.
-template <class Cfg>
+template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
   auto aligned = [](void const* p, int bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; };
@@ -36,7 +36,7 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   auto tma_a = make_tma_copy(SM90_TMA_LOAD{}, mA, sA_layout(_,_,0));  // box: (BLK_M,BLK_K)
   auto tma_b = make_tma_copy(SM90_TMA_LOAD{}, mB, sB_layout(_,_,0));  // box: (BLK_N,BLK_K)
 
-  auto kernel = gemm_kernel<typename Cfg::CtaTiler,
+  auto kernel = gemm_kernel<BUG, typename Cfg::CtaTiler,
                             ElementAB, decltype(make_layout_A(M, K)), typename Cfg::SmemLayoutA, decltype(tma_a),
                             ElementAB, decltype(make_layout_B(N, K)), typename Cfg::SmemLayoutB, decltype(tma_b),
                             ElementC, decltype(make_layout_C(M, N)), typename Cfg::TiledMma,
@@ -60,6 +60,10 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
 //! [launch]
 
 // The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.
-template void launch<Default>(tut::GemmArgs const&, cudaStream_t);
+template void launch<Default, Bug::none>(tut::GemmArgs const&, cudaStream_t);
+
+// The bugs --bug plants (config.hpp), into the default configuration.
+template void launch<Default, Bug::producer_parity>(tut::GemmArgs const&, cudaStream_t);
+template void launch<Default, Bug::no_warpgroup_wait>(tut::GemmArgs const&, cudaStream_t);
 
 }  // namespace step08

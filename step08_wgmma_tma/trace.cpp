@@ -121,6 +121,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "gB", plain(t.cB.layout()), "(BLK_N,BLK_K,k) -> (n,k)");
 
   os << "\n  shared memory: a ring of " << S << " k-tiles of A and of B, in GMMA's 128-byte swizzle atom\n";
+  static_assert(std::is_same_v<SmemAtomAB, GMMA::Layout_K_SW128_Atom<half_t>>, "the name printed below");
   print_item(os, "atom", plain(SmemAtomAB{}), "GMMA::Layout_K_SW128_Atom<half_t>: 8 rows x 64 halves, 1 KB");
   os << "  Sw<3,4,3> acts on the byte address: 16-byte chunk c of 128-byte row r (of 8) is stored at chunk c ^ r.\n";
   print_item(os, "sA", plain(typename Cfg::SmemLayoutA{}), "(BLK_M,BLK_K,STAGES) -> smem_idx, the atom tiled");
@@ -275,7 +276,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      name_of<Cfg>(), &launch<Cfg>, &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
+      name_of<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
 }
 
 }  // namespace
@@ -283,7 +284,23 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
 tut::Step const& step() {
   static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
       kRegistration, {300, 600, 512}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
-      variants_of(Variants{}));
+      variants_of(Variants{}),
+      {{int(Bug::producer_parity), "producer_parity",
+        "the producer waits on empty[stage] for the consumers' parity: on the first lap that phase has not "
+        "completed, so the producer never copies, the consumers never get a full stage, and the kernel hangs",
+        tut::Check::watchdog, "", "", &launch<Default, Bug::producer_parity>},
+       {int(Bug::no_warpgroup_wait), "no_warpgroup_wait",
+        "warpgroup_wait<1> is gone: the consumers release the previous stage without waiting for the wgmmas "
+        "that read it, and the producer's next TMA copy may overwrite it under them",
+        tut::Check::sass,
+        "", "verification and racecheck pass on the GPU; the SASS shows the missing WARPGROUP.DEPBAR.LE gsb0, 0x1",
+        &launch<Default, Bug::no_warpgroup_wait>}},
+      {{"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16: a warpgroup's MMA, A and B read from smem"},
+       {"WARPGROUP.ARRIVE", "warpgroup_arrive(): the accumulators are ready for wgmma"},
+       {"WARPGROUP.DEPBAR.LE gsb0, 0x1", "warpgroup_wait<1>(): all but the last batch of wgmmas are done"},
+       {"UTMALDG", "the TMA load of a box (cp.async.bulk.tensor)"},
+       {"SYNCS", "the mbarriers: arrive, expect_tx, wait (try_wait)"},
+       {"USETMAXREG", "setmaxnreg: the producer gives registers back, the consumers take them"}});
   return s;
 }
 

@@ -2,12 +2,16 @@
 // TUT_REQUIRE_GPU switch, and the owner ids.
 #include <cstdlib>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "catch.hpp"
 #include "tut/harness.hpp"
 #include "tut/owner.hpp"
+#include "tut/sass.hpp"
 #include "tut/status.hpp"
+#include "tut/watchdog.hpp"
 
 namespace {
 
@@ -223,4 +227,76 @@ TEST_CASE("the owner partition names each entry's thread, CTA and visit, under e
       // Every thread of every visited tile stores something when the tiles are whole.
       if (p.m % 8 == 0 && p.n % 8 == 0) CHECK(ids.size() == std::size_t(tiles_m * tiles_n * threads));
     }
+}
+
+// ---- The SASS (tut/sass.hpp) ------------------------------------------------------------------------------
+
+namespace {
+
+// What `cuobjdump -sass` prints, trimmed: two kernels, the second with a Bug template argument of 2.
+char const* const kSassText = R"SASS(
+	code for sm_90a
+		Function : _ZN6step0711gemm_kernelILNS_3BugE0EN4cute5tupleIJEEEEvT0_
+	.headerflags	@"EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"
+        /*0000*/                   LDC R1, c[0x0][0x28] ;                  /* 0x00000a00ff017b82 */
+        /*0010*/                   LDSM.16.M88.4 R4, [R2] ;                /* 0x000000000204783b */
+        /*0020*/              @!P0 LDS.U.128 R8, [R3+0x10] ;               /* 0x000010000308a984 */
+        /*0030*/                   WARPGROUP.DEPBAR.LE gsb0, 0x1 ;         /* 0x00000000000079af */
+        /*0040*/                   STL [R1+0x4], R5 ;                      /* 0x0000040501007387 */
+		Function : _ZN6step0711gemm_kernelILNS_3BugE2EN4cute5tupleIJEEEEvT0_
+        /*0000*/                   LDSM.16.M88.4 R4, [R2] ;                /* 0x000000000204783b */
+        /*0010*/                   WARPGROUP.DEPBAR.LE gsb0, 0x0 ;         /* 0x00000000000079af */
+)SASS";
+
+}  // namespace
+
+TEST_CASE("parse_sass splits cuobjdump's text into kernels, reads each one's bug, drops the predicates") {
+  auto const k = tut::parse_sass(kSassText);
+  REQUIRE(k.size() == 2);
+  CHECK(k[0].bug == 0);
+  CHECK(k[1].bug == 2);
+  CHECK(k[0].arch == 90);
+  REQUIRE(k[0].instructions.size() == 5);
+  CHECK(k[0].instructions[2] == "LDS.U.128 R8, [R3+0x10]");
+  CHECK(k[1].instructions.size() == 2);
+}
+
+TEST_CASE("sass_matches: the opcode, every modifier of the class, and its operand text") {
+  CHECK(tut::sass_matches("LDS.128", "LDS.U.128 R8, [R3+0x10]"));
+  CHECK(tut::sass_matches("LDS", "LDS.U.128 R8, [R3]"));
+  CHECK_FALSE(tut::sass_matches("LDS", "LDSM.16.M88.4 R4, [R2]"));      // another opcode
+  CHECK_FALSE(tut::sass_matches("LDS.64", "LDS.U.128 R8, [R3]"));       // another width
+  CHECK(tut::sass_matches("HMMA.16816.F32", "HMMA.16816.F32 R4, R8, R12, R4"));
+  CHECK_FALSE(tut::sass_matches("HMMA.16816.F32", "HMMA.1688.F32 R4, R8, R12, R4"));
+  CHECK(tut::sass_matches("WARPGROUP.DEPBAR.LE gsb0, 0x1", "WARPGROUP.DEPBAR.LE gsb0, 0x1"));
+  CHECK_FALSE(tut::sass_matches("WARPGROUP.DEPBAR.LE gsb0, 0x1", "WARPGROUP.DEPBAR.LE gsb0, 0x0"));
+}
+
+TEST_CASE("report_sass passes with every class and no spill, and names what a bug took out") {
+  auto const k = tut::parse_sass(kSassText);
+  std::vector<tut::SassClass> const classes{{"LDSM", "ldmatrix"}, {"WARPGROUP.DEPBAR.LE gsb0, 0x1", "wait<1>"}};
+  std::ostringstream os;
+  // Kernel 0 spills (STL): it fails though every class is there.
+  auto r = tut::report_sass(os, classes, k, 0, "here", {}, "");
+  CHECK_FALSE(r.pass);
+  CHECK(r.verdict.find("spills") != std::string::npos);
+  // Bug 2 lacks the wait<1>: the report names it.
+  r = tut::report_sass(os, classes, k, 2, "here", k, "prev");
+  CHECK_FALSE(r.pass);
+  CHECK(r.verdict.find("WARPGROUP.DEPBAR.LE gsb0, 0x1") != std::string::npos);
+  // Without the spill, kernel 0 passes.
+  auto clean = k;
+  clean[0].instructions.pop_back();
+  CHECK(tut::report_sass(os, classes, clean, 0, "here", {}, "").pass);
+  CHECK(tut::sass_count(clean, "LDSM", 0) == 1);
+  CHECK(tut::sass_count(clean, "LDSM", 2) == 1);
+}
+
+// ---- The watchdog and the planted bugs ---------------------------------------------------------------------
+
+TEST_CASE("watchdog_seconds: --timeout wins; else 10x the time at 1 TFLOP/s, plus 5 s") {
+  CHECK(tut::watchdog_seconds({8, 8, 8}, 7.5) == 7.5);
+  CHECK(tut::watchdog_seconds({1, 1, 1}) == Approx(5.0).epsilon(1e-9));
+  // 8192^3: 2*8192^3 = 1.1e12 flops, 1.1 s at 1 TFLOP/s: 16 s.
+  CHECK(tut::watchdog_seconds({8192, 8192, 8192}) == Approx(10.0 * 2.0 * 8192.0 * 8192.0 * 8192.0 / 1e12 + 5.0));
 }

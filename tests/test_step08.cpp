@@ -375,3 +375,23 @@ TEST_CASE("the printout: TMA boxes, the atom, the accumulators, the barrier phas
   CHECK(edge.find("B rows     512..767, of which 512..599 exist; 168 rows of zeros") != std::string::npos);
   CHECK(edge.find("This CTA's tile passes the edge of C") != std::string::npos);
 }
+
+TEST_CASE("the printed L2 group is the kernel's schedule, and the kernel's CTAs visit the tiles that way", "[step08]") {
+  using step08::Default;
+  tut::TileSchedule const s = Default::kSchedule;
+  tut::Options o;
+  o.problem = {4096, 4096, 4096};
+  std::ostringstream os;
+  step08::step().variants.front().trace(os, o);
+  CHECK(os.str().find("groups of " + std::to_string(s.group_m) + " tile-rows, for L2") != std::string::npos);
+  CHECK(step08::step().variants.front().schedule.group_m == s.group_m);
+  // 4096^2 in 128x256 tiles: 32 tile-rows, 16 tile-cols. CTA i of the first group_m*16 takes tile-row
+  // i % group_m of tile-col i / group_m: a group's CTAs share group_m rows of A and one column of B at a time.
+  int const tiles_m = 4096 / 128, tiles_n = 4096 / 256;
+  for (int i = 0; i < s.group_m * tiles_n; ++i) {
+    tut::TileCoord const t = s.tile(i, 0, tiles_m, tiles_n);
+    INFO("CTA " << i);
+    CHECK(t.m == i % s.group_m);
+    CHECK(t.n == i / s.group_m);
+  }
+}

@@ -251,3 +251,27 @@ TEST_CASE("the verification each step gets: its input type's tolerance at the ru
     }
   }
 }
+
+TEST_CASE("every step from 03 on plants at least two bugs, each with a launch, a check and a line of --list-bugs") {
+  int with_bugs = 0;
+  for (tut::Step const* s : tut::all_steps()) {
+    INFO(s->name);
+    for (auto const& b : s->bugs) {
+      CHECK(b.launch != nullptr);
+      CHECK(b.id > 0);
+      CHECK(&tut::find_bug(*s, b.name) == &b);
+      std::string const list = tut::bug_list(*s);
+      CHECK(list.find(b.name + ": caught by " + tut::check_name(b.caught_by) + "; run: " + s->name + " --bug " +
+                      b.name) != std::string::npos);
+      // A bug that only the SASS shows must take a class out of it, which the step must declare.
+      if (b.caught_by == tut::Check::sass) CHECK_FALSE(s->sass.empty());
+    }
+    if (s->name >= "step03") {
+      CHECK(s->bugs.size() >= 2);
+      ++with_bugs;
+    }
+    CHECK_FALSE(s->sass.empty());
+    CHECK_THROWS_AS(tut::find_bug(*s, "no_such_bug"), tut::UsageError);
+  }
+  CHECK(with_bugs >= 6);
+}

@@ -137,4 +137,14 @@ void print_model_lines(std::ostream& os, std::vector<PartitionCount> const& unsw
          << " extra wavefronts per k-tile\n";
 }
 
+void print_run_totals(std::ostream& os, std::vector<PartitionCount> const& counts, long long k_tile_visits,
+                      std::string const& copy_op) {
+  long long ld = 0, copy = 0;
+  for (auto const& c : counts) (c.partition.size() > 1 && c.partition[1] == 'C' ? ld : copy) += c.waves.extra();
+  ld *= k_tile_visits;
+  copy *= k_tile_visits;
+  os << "  bank conflicts of this run (model): ld " << ld << " st " << (copy_op == "st" ? copy : 0) << " ldgsts "
+     << (copy_op == "ldgsts" ? copy : 0) << '\n';
+}
+
 }  // namespace tut::banks

@@ -81,13 +81,36 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
                "printout names")
       ->group("Checks");
   app.add_option("--inject", fault,
-                 "plant a fault that verification must catch (exit 1): no-launch, skip-one, over-tolerance")
-      ->check(CLI::IsMember({"none", "no-launch", "skip-one", "over-tolerance"}))
+                 "plant a fault that verification must catch (exit 1): no-launch, skip-one, over-tolerance; or "
+                 "fixed-error, 2^-13 of the entry's sum of |products|, which only fp32 steps reject")
+      ->check(CLI::IsMember({"none", "no-launch", "skip-one", "over-tolerance", "fixed-error"}))
       ->capture_default_str()
       ->group("Checks");
+  if (!spec.bugs.empty()) {
+    std::string bug_names;
+    for (auto const& b : spec.bugs) bug_names += (bug_names.empty() ? "" : ", ") + b;
+    app.add_option("--bug", o.bug,
+                   "plant a bug a learner could write into the kernel (the default variant), and see which check "
+                   "catches it: " + bug_names)
+        ->check(CLI::IsMember(spec.bugs))
+        ->group("Checks");
+  }
+  bool list_bugs = false;
+  app.add_flag("--list-bugs", list_bugs, "print the bugs --bug plants, what each breaks and the check that catches it")
+      ->group("Checks");
+  app.add_flag("--sass", o.sass,
+               "count the SASS instructions this step's idea brings (cuobjdump), beside the previous step's, and "
+               "check them and that nothing spills; run nothing (no GPU needed)")
+      ->group("Checks");
+  app.add_option("--timeout", o.timeout_s,
+                 "the watchdog: seconds a launch may take before the run ends with one line and exit 3 "
+                 "(default: 10x the time at 1 TFLOP/s, plus 5 s)")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->type_name("S")
+      ->group("Checks");
   app.footer(
-      "Exit codes: 0 verified, 1 wrong result, 2 bad usage, 3 CUDA error, 77 no usable GPU\n"
-      "(3 instead of 77 when the environment sets TUT_REQUIRE_GPU=1).");
+      "Exit codes: 0 verified, 1 wrong result, 2 bad usage, 3 CUDA error or a kernel the watchdog gave up on,\n"
+      "77 no usable GPU (3 instead of 77 when the environment sets TUT_REQUIRE_GPU=1).");
 
   try {
     app.parse(argc, argv);
@@ -100,6 +123,10 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
     throw UsageError(e.what());
   }
 
+  if (list_bugs) {
+    std::cout << (spec.bug_list.empty() ? std::string("no bugs to plant in this step\n") : spec.bug_list);
+    return {true, kExitVerified, {}};
+  }
   if (list_variants) {
     for (auto const& v : spec.variants) std::cout << v << '\n';
     return {true, kExitVerified, {}};
@@ -117,8 +144,13 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
   o.fault = fault == "no-launch"        ? Fault::no_launch
             : fault == "skip-one"       ? Fault::skip_one
             : fault == "over-tolerance" ? Fault::over_tolerance
+            : fault == "fixed-error"    ? Fault::fixed_error
                                         : Fault::none;
   if (o.owners && o.fault != Fault::none) throw UsageError("--owners and --inject do not go together");
+  if (!o.bug.empty() && o.fault != Fault::none) throw UsageError("--bug and --inject do not go together");
+  if (!o.bug.empty() && !o.variant.empty() && !spec.variants.empty() && o.variant != spec.variants.front())
+    throw UsageError("--bug plants its bug into the default variant (" + spec.variants.front() + "), not --variant " +
+                     o.variant);
   o.seed = seed ? *seed : fresh_seed();
   return {false, 0, o};
 }

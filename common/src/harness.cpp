@@ -23,8 +23,61 @@
 #include "tut/status.hpp"
 #include "tut/timing.hpp"
 #include "tut/verify.hpp"
+#include "tut/watchdog.hpp"
 
 namespace tut {
+
+char const* check_name(Check c) {
+  switch (c) {
+    case Check::verification: return "verification";
+    case Check::owner_test: return "owner_test";
+    case Check::bank_model: return "bank_model";
+    case Check::memcheck: return "memcheck";
+    case Check::racecheck: return "racecheck";
+    case Check::watchdog: return "watchdog";
+    case Check::sass: return "sass";
+  }
+  return "?";
+}
+
+namespace {
+
+// How a learner sees check \p c catch a bug, in words.
+std::string check_words(Check c) {
+  switch (c) {
+    case Check::verification: return "verification fails (exit 1)";
+    case Check::owner_test: return "the owner test (--owners) prints FAIL and the entries' wrong owners (exit 1)";
+    case Check::bank_model: return "Nsight Compute's bank-conflict counters disagree with the printout's model "
+                                   "(scripts/bank_check.sh)";
+    case Check::memcheck: return "compute-sanitizer --tool memcheck reports errors";
+    case Check::racecheck: return "compute-sanitizer --tool racecheck reports hazards";
+    case Check::watchdog: return "the kernel never finishes: the watchdog prints one line and exits 3";
+    case Check::sass: return "no GPU check sees it; --sass (the SASS test) reports what the bug took out of the SASS";
+  }
+  return "?";
+}
+
+}  // namespace
+
+PlantedBug const& find_bug(Step const& s, std::string const& name) {
+  std::string names;
+  for (auto const& b : s.bugs) {
+    if (b.name == name) return b;
+    names += (names.empty() ? "" : ", ") + b.name;
+  }
+  throw UsageError("--bug " + name + " is not one of " + s.name + "'s: " + (names.empty() ? "(none)" : names));
+}
+
+std::string bug_list(Step const& s) {
+  std::ostringstream os;
+  for (auto const& b : s.bugs) {
+    os << b.name << ": caught by " << check_name(b.caught_by) << "; run: " << s.name << " --bug " << b.name
+       << (b.run.empty() ? "" : " " + b.run) << '\n'
+       << "    breaks: " << b.breaks << '\n'
+       << "    caught: " << check_words(b.caught_by) << (b.why.empty() ? "" : "; " + b.why) << '\n';
+  }
+  return os.str();
+}
 
 TileCoord tiles_of(Variant const& v, Problem const& p) {
   return tile_counts(p.m, p.n, v.tile_m, v.tile_n);
@@ -198,14 +251,28 @@ struct Operands {
   GemmArgs args(Problem const& p, Store store) const { return {p, dA.get(), dB.get(), dC.get(), store}; }
 };
 
-void launch_and_wait(Variant const& v, GemmArgs const& args) {
+// What the watchdog's line names: the step's kernel, and the bug planted into it.
+std::string kernel_words(Step const& s, Options const& o) {
+  return s.name + "'s kernel" + (o.bug.empty() ? "" : " (with --bug " + o.bug + ")");
+}
+
+void launch_and_wait(Step const& s, Variant const& v, Options const& o, GemmArgs const& args) {
   v.launch(args, nullptr);
   TUT_CUDA_CHECK(cudaGetLastError());
+  wait_or_exit(s.name, kernel_words(s, o), watchdog_seconds(args.problem, o.timeout_s));
   TUT_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void print_gpu(std::ostream& os, DeviceInfo const& dev) {
   print_item(os, "gpu", dev.name, "sm_" + std::to_string(dev.cc()) + ", " + std::to_string(dev.sm_count) + " SMs");
+}
+
+// --bug: which bug this run planted, what it breaks and what catches it.
+void print_bug(std::ostream& os, Step const& s, Options const& o) {
+  if (o.bug.empty()) return;
+  PlantedBug const& b = find_bug(s, o.bug);
+  print_item(os, "bug", b.name + ", planted on purpose (--bug): " + b.breaks);
+  print_item(os, "caught by", std::string(check_name(b.caught_by)) + ": " + check_words(b.caught_by));
 }
 
 // Plant o.fault after the launch, on C(M-1,N-1): a corner of the last tile, compared by every verification.
@@ -216,14 +283,16 @@ void plant_fault(Options const& o, Step const& s, Operands& ops, double rtol) {
   float* at = ops.dC.get() + (m * st.c_m + n * st.c_n);
   if (o.fault == Fault::skip_one) {
     TUT_CUDA_CHECK(cudaMemset(at, 0xFF, sizeof(float)));
-  } else if (o.fault == Fault::over_tolerance) {
+  } else if (o.fault == Fault::over_tolerance || o.fault == Fault::fixed_error) {
     using namespace cute;
     Tensor tA = make_tensor(ops.hA.data(), make_layout(make_shape(p.m, p.k), make_stride(st.a_m, st.a_k)));  // (M,K)
     Tensor tB = make_tensor(ops.hB.data(), make_layout(make_shape(p.n, p.k), make_stride(st.b_n, st.b_k)));  // (N,K)
-    double const bound = rtol * reference_entry(tA, tB, m, n).abs_sum;
+    double const abs_sum = reference_entry(tA, tB, m, n).abs_sum;
+    // Twice the allowed error, or a fault of fixed size whatever the tolerance (kFixedFault).
+    double const error = o.fault == Fault::over_tolerance ? 2.0 * rtol * abs_sum : kFixedFault * abs_sum;
     float c = 0;
     TUT_CUDA_CHECK(cudaMemcpy(&c, at, sizeof c, cudaMemcpyDeviceToHost));
-    c = float(double(c) + 2.0 * bound);
+    c = float(double(c) + error);
     TUT_CUDA_CHECK(cudaMemcpy(at, &c, sizeof c, cudaMemcpyHostToDevice));
   }
 }
@@ -247,7 +316,7 @@ int run_on_gpu(std::ostream& os, Step const& s, Variant const& v, Options const&
   check_device_memory(s, p, dev);
   Operands ops(s, o);
   GemmArgs const args = ops.args(p, Store::sums);
-  if (o.fault != Fault::no_launch) launch_and_wait(v, args);
+  if (o.fault != Fault::no_launch) launch_and_wait(s, v, o, args);
 
   VerifyConfig const cfg = verify_config(s, v, o);
   plant_fault(o, s, ops, cfg.rtol);
@@ -256,18 +325,23 @@ int run_on_gpu(std::ostream& os, Step const& s, Variant const& v, Options const&
 
   print_section(os, 5, "Verification against the CPU reference (double accumulation)");
   print_gpu(os, dev);
-  if (o.fault != Fault::none) print_item(os, "fault", "planted on purpose (--inject): this run must FAIL");
+  if (o.fault == Fault::fixed_error)
+    print_item(os, "fault", "planted on purpose (--inject fixed-error): 2^-13 of C(M-1,N-1)'s sum of |products|, "
+                            "which an fp32 step's tolerance must reject");
+  else if (o.fault != Fault::none)
+    print_item(os, "fault", "planted on purpose (--inject): this run must FAIL");
+  print_bug(os, s, o);
   // The reference reads the operands through the step's declared convention, not through its layouts.
   VerifyReport const rep = verify_gemm(p, strides_of(s.convention, p), ops.hA.data(), ops.hB.data(), hC.data(), cfg);
   print_report(os, rep);
 
   if (o.iters > 0 && o.fault == Fault::none) {
     print_section(os, 6, "Timing (CUDA events)");
-    v.launch(args, nullptr);  // warm-up
-    TUT_CUDA_CHECK(cudaGetLastError());
+    launch_and_wait(s, v, o, args);  // warm-up
     GpuTimer timer;
     timer.start();
     for (int i = 0; i < o.iters; ++i) v.launch(args, nullptr);
+    wait_or_exit(s.name, kernel_words(s, o), o.iters * watchdog_seconds(p, o.timeout_s));
     float const ms = timer.stop() / float(o.iters);
     TUT_CUDA_CHECK(cudaGetLastError());
     std::ostringstream line;
@@ -283,7 +357,7 @@ int run_owner_check(std::ostream& os, Step const& s, Variant const& v, Options c
   Problem const& p = o.problem;
   check_device_memory(s, p, dev);
   Operands ops(s, o);
-  launch_and_wait(v, ops.args(p, Store::owners));
+  launch_and_wait(s, v, o, ops.args(p, Store::owners));
   std::vector<float> hC;
   ops.dC.download(hC);
   std::vector<std::uint32_t> const want = v.owners(p, v.schedule);
@@ -293,6 +367,7 @@ int run_owner_check(std::ostream& os, Step const& s, Variant const& v, Options c
 
   print_section(os, 5, "Who stores each C entry: the kernel's owner epilogue against the printout");
   print_gpu(os, dev);
+  print_bug(os, s, o);
   std::int64_t wrong = 0;
   std::vector<std::string> first;
   for (std::int64_t m = 0; m < p.m; ++m)
@@ -317,6 +392,39 @@ int run_owner_check(std::ostream& os, Step const& s, Variant const& v, Options c
   return wrong == 0 ? kExitVerified : kExitWrongResult;
 }
 
+// --sass: the step's SASS classes in its own binary beside the previous step's binary (same folder).
+int run_sass(std::ostream& os, Step const& s, Options const& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path const self = fs::read_symlink("/proc/self/exe", ec);
+  int const bug = o.bug.empty() ? 0 : find_bug(s, o.bug).id;
+  os << s.name << ": " << s.title << '\n';
+  print_section(os, 1, "SASS: the instructions this step's idea brings, and no spills");
+  std::vector<SassKernel> here, previous;
+  try {
+    here = read_sass(self.string());
+    if (!s.previous.empty() && fs::exists(self.parent_path() / s.previous)) previous = read_sass((self.parent_path() / s.previous).string());
+  } catch (std::exception const& e) {
+    os.flush();
+    std::cerr << s.name << ": error: " << e.what() << '\n';
+    return kExitCudaError;
+  }
+  if (bug) {
+    PlantedBug const& b = find_bug(s, o.bug);
+    print_item(os, "bug", b.name + " (--bug): the kernels compiled with it; the previous step's column is still "
+                                   "the previous step's kernels");
+  }
+  std::string const arch = here.empty() ? "" : " sm_" + std::to_string(here.front().arch);
+  os << "  cuobjdump -sass of this binary's" << arch << " code: per class, the instructions in its kernels (every "
+     << (bug ? "kernel with the bug" : "variant's") << "), and in "
+     << (s.previous.empty() ? std::string("no previous step") : s.previous + "'s newest code") << "\n\n";
+  std::string const prev_col = s.previous.empty() ? "" : s.previous.substr(0, 6);
+  SassReport const r = report_sass(os, s.sass, here, bug, s.name.substr(0, 6), previous, prev_col);
+  os << '\n';
+  print_item(os, "result", r.verdict);
+  return r.pass ? kExitVerified : kExitWrongResult;
+}
+
 }  // namespace
 
 int run_step(int argc, char** argv, Step const& s) {
@@ -324,6 +432,8 @@ int run_step(int argc, char** argv, Step const& s) {
   try {
     CliSpec spec{s.name.c_str(), s.title.c_str(), s.defaults, {}};
     for (auto const& v : s.variants) spec.variants.push_back(v.name);
+    for (auto const& b : s.bugs) spec.bugs.push_back(b.name);
+    spec.bug_list = bug_list(s);
     CliResult const r = parse_cli(argc, argv, spec);
     if (r.exit_now) return r.code;
     o = r.options;
@@ -337,7 +447,10 @@ int run_step(int argc, char** argv, Step const& s) {
   }
 
   std::ostream& os = std::cout;
-  Variant const& v = find_variant(s, o.variant);
+  if (o.sass) return run_sass(os, s, o);
+  // --bug: the default variant, launched with the bug compiled in.
+  Variant v = find_variant(s, o.variant);
+  if (!o.bug.empty()) v.launch = find_bug(s, o.bug).launch;
   // No GPU: a skip (77) for a learner without one; a failure (3) where a GPU is required.
   auto no_gpu = [&](std::string const& why) {
     os.flush();

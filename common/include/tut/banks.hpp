@@ -209,6 +209,14 @@ void print_bank_maps(std::ostream& os, std::string const& title, WarpAccess cons
 void print_model_lines(std::ostream& os, std::vector<PartitionCount> const& unswizzled,
                        std::vector<PartitionCount> const& swizzled);
 
+/// \brief The model's totals for the kernel that runs, over \p k_tile_visits (k-tiles x CTAs): one line,
+/// `bank conflicts of this run (model): ld <n> st <n> ldgsts <n>`, in the terms of Nsight Compute's
+/// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st,ldgsts}.sum, which scripts/bank_check.sh
+/// compares it with. Loads are the partitions tC*, the copy's stores (tA*, tB*) are \p copy_op
+/// ("st" or "ldgsts").
+void print_run_totals(std::ostream& os, std::vector<PartitionCount> const& counts, long long k_tile_visits,
+                      std::string const& copy_op);
+
 /// \brief How a step says which smem instructions thread \p t issues on its partition \p which, per k-tile,
 /// over the kernel's shared memory laid out on the host (the step's smem_accesses.hpp).
 template <class Cfg>

@@ -17,7 +17,13 @@ enum class Fault {
   no_launch,       ///< launch nothing: C keeps its poison
   skip_one,        ///< launch, then poison C(M-1,N-1) again, as if the kernel had skipped it
   over_tolerance,  ///< launch, then add twice its allowed error to C(M-1,N-1)
+  fixed_error,     ///< launch, then add kFixedFault·Σ|A(m,k)·B(n,k)| to C(M-1,N-1): a fault of fixed size
 };
+
+/// \brief The size of Fault::fixed_error, relative to the entry's Σ|products|: 2^-13. At K = 4096 the
+/// fp32 steps' tolerance (1.5·10^-5) rejects it and the fp16 steps' (2^-11) accepts it, so a test that
+/// plants it catches an fp32 step verified with the fp16 tolerance.
+inline constexpr double kFixedFault = 1.0 / 8192;
 
 /// \brief Parsed command-line options of a step binary.
 struct Options {
@@ -34,6 +40,9 @@ struct Options {
   Fault fault = Fault::none;   ///< --inject FAULT
   std::string svg_dir;         ///< --svg DIR: write the step's pictures there ("" for none)
   std::string html_file;       ///< --html FILE: write the C tile's ownership page there ("" for none)
+  std::string bug;             ///< --bug NAME: run the default variant with that bug compiled in ("" for none)
+  double timeout_s = 0;        ///< --timeout S: the watchdog's limit per launch (0: derived from the size)
+  bool sass = false;           ///< --sass: count the step's SASS instruction classes, check them, run nothing
 };
 
 /// \brief What the parser needs to know about the step it parses for.
@@ -42,6 +51,8 @@ struct CliSpec {
   char const* title = "";      ///< one-line description for --help
   Problem defaults;            ///< default M, N, K
   std::vector<std::string> variants = {};  ///< names --variant accepts, the default first
+  std::vector<std::string> bugs = {};      ///< names --bug accepts
+  std::string bug_list = {};               ///< what --list-bugs prints
 };
 
 /// \brief The outcome of parse_cli().

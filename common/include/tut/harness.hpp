@@ -13,6 +13,7 @@
 #include "tut/cuda_check.hpp"
 #include "tut/problem.hpp"
 #include "tut/registration.hpp"
+#include "tut/sass.hpp"
 #include "tut/tile_schedule.hpp"
 #include "tut/verify.hpp"
 
@@ -65,6 +66,32 @@ struct Variant {
   TileSchedule schedule{};     ///< how the kernel's CTAs visit the tiles (a 2-D grid unless it says otherwise)
 };
 
+/// \brief The check that catches a planted bug (PlantedBug): what a learner runs to see it caught.
+enum class Check {
+  verification,  ///< the run itself: verification fails, exit 1
+  owner_test,    ///< --owners: "FAIL: n of N entries not stored by the thread, CTA and tile the printout names"
+  bank_model,    ///< the printout's bank-conflict model disagrees with Nsight Compute's counters
+  memcheck,      ///< compute-sanitizer --tool memcheck reports errors
+  racecheck,     ///< compute-sanitizer --tool racecheck reports hazards
+  watchdog,      ///< the kernel never finishes: the watchdog's line, exit 3
+  sass,          ///< no GPU check sees it: --sass (the SASS test) reports a class the bug took away
+};
+
+/// \brief The name of \p c as --list-bugs prints it ("verification", "racecheck", ...).
+char const* check_name(Check c);
+
+/// \brief One bug a learner can plant with --bug NAME: the step's kernel compiled with it, a line or two
+/// different (its `Bug` template argument, kernel.cuh), and the check that catches it.
+struct PlantedBug {
+  int id = 0;                 ///< the value of the kernel's Bug template argument (never 0: that is no bug)
+  std::string name;           ///< --bug NAME
+  std::string breaks;         ///< what it breaks, one line
+  Check caught_by = Check::verification;  ///< the check that catches it
+  std::string run;            ///< the flags of the run that shows the catch ("--m 128 --n 128 --k 40")
+  std::string why;            ///< why that check and not another (one line, optional)
+  LaunchFn launch = nullptr;  ///< the default variant's launch, with the bug compiled in
+};
+
 /// \brief What a step tells the harness about itself: what its add_tutorial_step() call registers
 /// (Registration), then what its code says (tut::make_step builds one).
 struct Step {
@@ -73,7 +100,7 @@ struct Step {
   /// \brief The registered facts of \p r; the rest is the step code's to fill in.
   explicit Step(Registration const& r)
       : name(r.name), title(r.title), sizes(r.sizes), min_cc(r.min_cc), max_cc(r.max_cc), arch_why(r.arch_why),
-        sizes_why(r.sizes_why), lifted_by(r.lifted_by), lifted_sizes(r.lifted_sizes) {}
+        sizes_why(r.sizes_why), lifted_by(r.lifted_by), lifted_sizes(r.lifted_sizes), previous(r.previous) {}
 
   // ---- Registered (CMakeLists.txt) ----
   std::string name;                    ///< "step01_naive": the folder, the binary, the page
@@ -85,6 +112,7 @@ struct Step {
   std::string sizes_why;               ///< why the sizes are limited, for the message (optional)
   std::string lifted_by;               ///< the step that runs more sizes, if any
   std::string lifted_sizes = "any size";  ///< what lifted_by runs, for the message
+  std::string previous;                ///< the step registered before this one ("" for the first)
 
   // ---- From the step's code ----
   DType in_type = DType::f32;          ///< type of A and B: the element type of the step's config
@@ -95,7 +123,15 @@ struct Step {
   OperandStrides (*layout_strides)(Problem const& p) = nullptr;
   Problem multiple_of{1, 1, 1};        ///< the sizes the step runs: M, N, K multiples of these
   std::vector<Variant> variants;       ///< [0] is the default; every one is benchmarked and GPU-tested
+  std::vector<PlantedBug> bugs;        ///< the bugs --bug plants into the default variant
+  std::vector<SassClass> sass;         ///< the SASS instruction classes this step's idea brings (--sass)
 };
+
+/// \brief The bug --bug names; throws UsageError listing the names.
+PlantedBug const& find_bug(Step const& s, std::string const& name);
+
+/// \brief What --list-bugs prints: per bug, "NAME: caught by CHECK; run: FLAGS" and what it breaks.
+std::string bug_list(Step const& s);
 
 /// \brief The tiles of \p v for \p p, as (tile-rows ⌈M/tile_m⌉, tile-cols ⌈N/tile_n⌉).
 TileCoord tiles_of(Variant const& v, Problem const& p);

@@ -69,11 +69,12 @@ constexpr DType dtype_of() {
 /// \brief The step as the harness drives it: what its add_tutorial_step() call registers (\p r), A and B
 /// of element type \p TA, the default problem, how the operands are laid out (\p convention; the tests
 /// check it against the layouts \p MakeA(M,K), \p MakeB(N,K) and \p MakeC(M,N) build), the sizes it runs
-/// (\p multiple_of: the numbers behind r's size rule) and its variants, the default first. Throws
-/// std::logic_error if multiple_of does not keep the registered size rule.
+/// (\p multiple_of: the numbers behind r's size rule), its variants, the default first, the \p bugs
+/// --bug plants and the SASS classes its idea brings (\p sass). Throws std::logic_error if multiple_of does
+/// not keep the registered size rule, or two bugs share a name or an id (or one has id 0, "no bug").
 template <class TA, auto MakeA, auto MakeB, auto MakeC>
 Step make_step(Registration const& r, Problem defaults, Convention convention, Problem multiple_of,
-               std::vector<Variant> variants) {
+               std::vector<Variant> variants, std::vector<PlantedBug> bugs = {}, std::vector<SassClass> sass = {}) {
   Step s(r);
   s.in_type = dtype_of<TA>();
   s.defaults = defaults;
@@ -81,6 +82,14 @@ Step make_step(Registration const& r, Problem defaults, Convention convention, P
   s.layout_strides = &strides_for<MakeA, MakeB, MakeC>;
   s.multiple_of = multiple_of;
   s.variants = std::move(variants);
+  s.bugs = std::move(bugs);
+  s.sass = std::move(sass);
+  for (std::size_t i = 0; i < s.bugs.size(); ++i) {
+    if (s.bugs[i].id == 0 || !s.bugs[i].launch) throw std::logic_error(s.name + ": bug " + s.bugs[i].name + " needs an id above 0 and a launch");
+    for (std::size_t j = 0; j < i; ++j)
+      if (s.bugs[j].id == s.bugs[i].id || s.bugs[j].name == s.bugs[i].name)
+        throw std::logic_error(s.name + ": bugs " + s.bugs[j].name + " and " + s.bugs[i].name + " share a name or an id");
+  }
   if (std::string why = breaks_size_rule(r.sizes, multiple_of); !why.empty())
     throw std::logic_error(s.name + "'s add_tutorial_step() and its multiple_of disagree: " + why);
   return s;

@@ -1,0 +1,163 @@
+// A step's SASS: cuobjdump's text parsed into kernels, instruction classes counted (sass.hpp).
+#include "tut/sass.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <iomanip>
+#include <memory>
+#include <ostream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace tut {
+
+namespace {
+
+std::vector<std::string> split(std::string const& s, char sep) {
+  std::vector<std::string> out;
+  std::string part;
+  std::istringstream in(s);
+  while (std::getline(in, part, sep)) out.push_back(part);
+  return out;
+}
+
+}  // namespace
+
+std::vector<SassKernel> parse_sass(std::string const& text) {
+  static std::regex const function(R"(Function : (\S+))");
+  static std::regex const instruction(R"(/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;)");
+  static std::regex const predicate(R"(^(\{\s*)?@!?U?P[T0-9]+\s+)");
+  static std::regex const bug(R"(3BugE(\d+)E)");  // the Bug template argument, in Itanium mangling
+  static std::regex const code_for(R"(code for sm_(\d+))");
+  std::vector<SassKernel> kernels;
+  std::istringstream in(text);
+  std::string line;
+  std::smatch m;
+  int arch = 0;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, code_for)) {
+      arch = std::stoi(m[1]);
+    } else if (std::regex_search(line, m, function)) {
+      SassKernel k;
+      k.name = m[1];
+      k.arch = arch;
+      if (std::smatch b; std::regex_search(k.name, b, bug)) k.bug = std::stoi(b[1]);
+      kernels.push_back(std::move(k));
+    } else if (!kernels.empty() && std::regex_search(line, m, instruction)) {
+      std::string ins = std::regex_replace(std::string(m[1]), predicate, "");
+      if (!ins.empty() && ins[0] == '{') ins = ins.substr(ins.find_first_not_of("{ "));
+      kernels.back().instructions.push_back(ins);
+    }
+  }
+  return kernels;
+}
+
+bool sass_matches(std::string const& pattern, std::string const& instruction) {
+  auto const split_at_space = [](std::string const& s) {
+    auto const sp = s.find(' ');
+    return std::array<std::string, 2>{s.substr(0, sp), sp == std::string::npos ? "" : s.substr(sp + 1)};
+  };
+  auto const [want_op, want_operands] = split_at_space(pattern);
+  auto const [op, operands] = split_at_space(instruction);
+  std::vector<std::string> const want = split(want_op, '.'), have = split(op, '.');
+  if (want.empty() || have.empty() || want[0] != have[0]) return false;
+  for (std::size_t i = 1; i < want.size(); ++i) {
+    bool found = false;
+    for (std::size_t j = 1; j < have.size(); ++j) found = found || have[j] == want[i];
+    if (!found) return false;
+  }
+  return want_operands.empty() || operands.find(want_operands) != std::string::npos;
+}
+
+long sass_count(std::vector<SassKernel> const& kernels, std::string const& pattern, int bug) {
+  long n = 0;
+  for (auto const& k : kernels)
+    if (k.bug == bug)
+      for (auto const& ins : k.instructions) n += sass_matches(pattern, ins) ? 1 : 0;
+  return n;
+}
+
+std::string cuobjdump_command() {
+#ifdef TUT_CUOBJDUMP
+  return TUT_CUOBJDUMP;
+#else
+  return "cuobjdump";
+#endif
+}
+
+std::vector<SassKernel> read_sass(std::string const& file) {
+  std::string const cmd = "'" + cuobjdump_command() + "' -sass '" + file + "' 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  if (!pipe) throw std::runtime_error("could not run " + cuobjdump_command());
+  std::string text;
+  std::array<char, 4096> buf{};
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe.get())) > 0;) text.append(buf.data(), n);
+  int const status = pclose(pipe.release());
+  if (status != 0) {
+    std::string first = text.substr(0, text.find('\n'));
+    throw std::runtime_error(cuobjdump_command() + " -sass " + file + " failed" + (first.empty() ? "" : ": " + first) +
+                             " (scripts/setup.sh installs cuobjdump and nvdisasm)");
+  }
+  std::vector<SassKernel> kernels = parse_sass(text);
+  int newest = 0;
+  for (auto const& k : kernels) newest = std::max(newest, k.arch);
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(), [&](SassKernel const& k) { return k.arch != newest; }),
+                kernels.end());
+  return kernels;
+}
+
+SassReport report_sass(std::ostream& os, std::vector<SassClass> const& classes, std::vector<SassKernel> const& kernels,
+                       int bug, std::string const& here_name, std::vector<SassKernel> const& previous,
+                       std::string const& previous_name) {
+  int n_kernels = 0;
+  for (auto const& k : kernels) n_kernels += k.bug == bug ? 1 : 0;
+  SassReport r;
+  if (n_kernels == 0) {
+    r.verdict = "FAIL: no kernel" + std::string(bug ? " with this bug" : "") + " in the SASS";
+    return r;
+  }
+  int const w = 30;
+  os << "  " << std::left << std::setw(w) << "class" << std::right << std::setw(10) << here_name << std::setw(10)
+     << (previous_name.empty() ? "" : previous_name) << "   what\n";
+  std::string missing;
+  auto row = [&](SassClass const& c, long here) {
+    os << "  " << std::left << std::setw(w) << c.pattern << std::right << std::setw(10) << here << std::setw(10);
+    if (previous_name.empty())
+      os << "";
+    else if (previous.empty())
+      os << "-";
+    else
+      os << sass_count(previous, c.pattern, 0);
+    os << "   " << c.what << '\n';
+  };
+  for (auto const& c : classes) {
+    long const here = sass_count(kernels, c.pattern, bug);
+    row(c, here);
+    if (here == 0) missing += (missing.empty() ? "" : ", ") + std::string(c.pattern);
+  }
+  long spills = 0;
+  for (auto const& c : kSassSpills) {
+    long const here = sass_count(kernels, c.pattern, bug);
+    row(c, here);
+    spills += here;
+  }
+  std::string const of = std::to_string(n_kernels) + (n_kernels == 1 ? " kernel" : " kernels");
+  if (bug != 0) {
+    r.pass = missing.empty() && spills == 0;
+    r.verdict = r.pass ? "PASS: the SASS of the " + of + " with this bug still holds every class: it cannot see the bug"
+                       : "FAIL: the bug took " + (missing.empty() ? std::string("nothing") : missing) +
+                             " out of the SASS" + (spills ? " and made it spill" : "");
+  } else {
+    r.pass = missing.empty() && spills == 0;
+    r.verdict = r.pass ? "PASS: every class of this step's idea is in the SASS of its " + of + ", and nothing spills"
+                       : "FAIL: " + (missing.empty() ? std::string() : "no " + missing + " in the SASS") +
+                             (spills ? std::string(missing.empty() ? "" : "; ") + std::to_string(spills) +
+                                           " local-memory instructions (spills)"
+                                     : "");
+  }
+  return r;
+}
+
+}  // namespace tut
