@@ -293,7 +293,7 @@ tut::Step const& step() {
         "warpgroup_wait<1> is gone: the consumers release the previous stage without waiting for the wgmmas "
         "that read it, and the producer's next TMA copy may overwrite it under them",
         tut::Check::sass,
-        "", "verification and racecheck pass on the GPU; the SASS shows the missing WARPGROUP.DEPBAR.LE gsb0, 0x1",
+        "", "verification and racecheck pass on the GPU: the missing WARPGROUP.DEPBAR.LE gsb0, 0x1 is its only trace",
         &launch<Default, Bug::no_warpgroup_wait>}},
       {{"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16: a warpgroup's MMA, A and B read from smem"},
        {"WARPGROUP.ARRIVE", "warpgroup_arrive(): the accumulators are ready for wgmma"},

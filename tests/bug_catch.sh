@@ -41,7 +41,9 @@ case "$check" in
     [ $? -eq 77 ] && exit 77
     command -v compute-sanitizer > /dev/null || { say "no compute-sanitizer on PATH"; exit 1; }
     out=$(run compute-sanitizer --tool "$check" "$@" --quiet --iters 0 --timeout 600 2>&1)
-    summary=$(echo "$out" | grep -E "(ERROR|RACECHECK) SUMMARY" | tail -1)
+    # "ERROR SUMMARY: 180 errors" (memcheck), "RACECHECK SUMMARY: 32 hazards displayed (...)" (racecheck);
+    # not "ERROR SUMMARY: 80 errors were not printed", which counts only those left out of the listing.
+    summary=$(echo "$out" | grep -E "(ERROR|RACECHECK) SUMMARY: [0-9]+ (errors?|hazards)" | grep -v "not printed" | tail -1)
     echo "$summary"
     n=$(echo "$summary" | sed -nE 's/.*SUMMARY: ([0-9]+).*/\1/p')
     if [ -z "$n" ] || [ "$n" -eq 0 ]; then say "compute-sanitizer reported nothing"; exit 1; fi

@@ -45,7 +45,7 @@ namespace {
 // How a learner sees check \p c catch a bug, in words.
 std::string check_words(Check c) {
   switch (c) {
-    case Check::verification: return "verification fails (exit 1)";
+    case Check::verification: return "the run reports FAIL (exit 1)";
     case Check::owner_test: return "the owner test (--owners) prints FAIL and the entries' wrong owners (exit 1)";
     case Check::bank_model: return "Nsight Compute's bank-conflict counters disagree with the printout's model "
                                    "(scripts/bank_check.sh)";
@@ -415,9 +415,9 @@ int run_sass(std::ostream& os, Step const& s, Options const& o) {
                                    "the previous step's kernels");
   }
   std::string const arch = here.empty() ? "" : " sm_" + std::to_string(here.front().arch);
-  os << "  cuobjdump -sass of this binary's" << arch << " code: per class, the instructions in its kernels (every "
-     << (bug ? "kernel with the bug" : "variant's") << "), and in "
-     << (s.previous.empty() ? std::string("no previous step") : s.previous + "'s newest code") << "\n\n";
+  os << "  cuobjdump -sass," << arch << " code: the instructions of each class in this binary's kernels\n  ("
+     << (bug ? "those with the bug" : "every variant's") << ")"
+     << (s.previous.empty() ? std::string() : ", and in " + s.previous + "'s, the step before") << "\n\n";
   std::string const prev_col = s.previous.empty() ? "" : s.previous.substr(0, 6);
   SassReport const r = report_sass(os, s.sass, here, bug, s.name.substr(0, 6), previous, prev_col);
   os << '\n';
