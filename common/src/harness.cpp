@@ -46,13 +46,13 @@ namespace {
 std::string check_words(Check c) {
   switch (c) {
     case Check::verification: return "the run reports FAIL (exit 1)";
-    case Check::owner_test: return "the owner test (--owners) prints FAIL and the entries' wrong owners (exit 1)";
+    case Check::owner_test: return "the owner test (`--owners`) prints FAIL and the entries' wrong owners (exit 1)";
     case Check::bank_model: return "Nsight Compute's bank-conflict counters disagree with the printout's model "
-                                   "(scripts/bank_check.sh)";
-    case Check::memcheck: return "compute-sanitizer --tool memcheck reports errors";
-    case Check::racecheck: return "compute-sanitizer --tool racecheck reports hazards";
+                                   "(`scripts/bank_check.sh`)";
+    case Check::memcheck: return "`compute-sanitizer --tool memcheck` reports errors";
+    case Check::racecheck: return "`compute-sanitizer --tool racecheck` reports hazards";
     case Check::watchdog: return "the kernel never finishes: the watchdog prints one line and exits 3";
-    case Check::sass: return "no GPU check sees it; --sass (the SASS test) reports what the bug took out of the SASS";
+    case Check::sass: return "no GPU check sees it; `--sass` (the SASS test) reports what the bug took out of the SASS";
   }
   return "?";
 }
