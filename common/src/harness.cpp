@@ -74,7 +74,8 @@ std::string bug_list(Step const& s) {
     os << b.name << ": caught by " << check_name(b.caught_by) << "; run: " << s.name << " --bug " << b.name
        << (b.run.empty() ? "" : " " + b.run) << '\n'
        << "    breaks: " << b.breaks << '\n'
-       << "    caught: " << check_words(b.caught_by) << (b.why.empty() ? "" : "; " + b.why) << '\n';
+       << "    caught: " << check_words(b.caught_by) << (b.why.empty() ? "" : "; " + b.why)
+       << (b.caught_by == Check::sass ? "; host test: bug_" + s.name.substr(0, 6) + "_" + b.name + "_sass" : "") << '\n';
   }
   return os.str();
 }
