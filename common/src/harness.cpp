@@ -416,7 +416,8 @@ int run_sass(std::ostream& os, Step const& s, Options const& o) {
                                    "the previous step's kernels");
   }
   std::string const arch = here.empty() ? "" : " sm_" + std::to_string(here.front().arch);
-  os << "  cuobjdump -sass," << arch << " code: the instructions of each class in this binary's kernels\n  ("
+  os << "  cuobjdump -sass," << arch << " code built with CUDA " << CUDART_VERSION / 1000 << "."
+     << CUDART_VERSION % 1000 / 10 << ": the instructions of each class in this binary's kernels\n  ("
      << (bug ? "those with the bug" : "every variant's") << ")"
      << (s.previous.empty() ? std::string() : ", and in " + s.previous + "'s, the step before") << "\n\n";
   std::string const prev_col = s.previous.empty() ? "" : s.previous.substr(0, 6);
