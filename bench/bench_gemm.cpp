@@ -210,8 +210,12 @@ int main(int argc, char** argv) {
         sizes = parse_sizes(a.substr(8));
       else if (a.rfind("--bug=", 0) == 0)
         bug = a.substr(6);
-      else if (a.rfind("--timeout=", 0) == 0)
-        g_timeout_s = std::stod(a.substr(10));
+      else if (a.rfind("--timeout=", 0) == 0) {
+        std::size_t used = 0;
+        g_timeout_s = std::stod(a.substr(10), &used);
+        if (used != a.size() - 10 || !(g_timeout_s > 0))
+          throw std::runtime_error("--timeout expects a number of seconds above 0, got '" + a.substr(10) + "'");
+      }
       else
         rest.push_back(argv[i]);
     }
