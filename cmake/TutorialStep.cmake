@@ -26,7 +26,7 @@
 #   MIN_CC    the oldest compute capability the kernels run on (default 0: any)
 #   MAX_CC    the newest one (default 0: any newer), with ARCH_WHY saying why
 #   ARCH      the CUDA architectures the step's kernels are built for, when not CMAKE_CUDA_ARCHITECTURES
-#             (step08: 90a-real, since wgmma and setmaxnreg exist only in sm_90a code)
+#             (step10: 90a-real, since wgmma and setmaxnreg exist only in sm_90a code)
 #   GOLDENS   extra golden printouts besides the default one: a file suffix, then the flags
 # The type of A and B is the step's own (the element type its config.hpp names).
 function(add_tutorial_step dir)

@@ -217,7 +217,7 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
           {"step04_swizzle", {"banks_store.svg", "banks_load.svg", "banks_tile.svg"}},
           {"step06_global_gemm", {"banks_store.svg", "banks_load.svg", "banks_tile.svg"}},
           {"step07_multistage", {"stage_ring.svg", "ldmatrix.svg"}},
-          {"step08_wgmma_tma", {"barriers.svg", "tma_box.svg", "tile_order.svg"}}};
+          {"step10_warp_specialized", {"barriers.svg", "tma_box.svg", "tile_order.svg"}}};
       CHECK((v.extra_svg != nullptr) == (own.count(s.name) == 1));
       if (own.count(s.name))
         for (char const* f : own.at(s.name)) {
@@ -232,7 +232,7 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
 
 TEST_CASE("the verification each step gets: its input type's tolerance at the run's K, its variant's tile", "[steps]") {
   // At K = 4096: fp32 inputs get 4·sqrt(K)·2^-24 = 2^-16; fp16 inputs on tensor cores the worst case
-  // K·2^-23 = 2^-11, 32x looser. Steps 01-04 are fp32, 05-08 fp16.
+  // K·2^-23 = 2^-11, 32x looser. Steps 01-04 are fp32, 05 on fp16.
   for (auto const& r : tut::all_steps()) {
     tut::Step const& s = *r;
     bool const fp32 = s.name < std::string("step05");

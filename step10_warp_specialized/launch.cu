@@ -1,15 +1,15 @@
-// Step 08's one CUDA translation unit: make the TMA descriptors, instantiate and launch the kernel.
+// Step 10's one CUDA translation unit: make the TMA descriptors, instantiate and launch the kernel.
 // Compiled for sm_90a only (wgmma and setmaxnreg exist nowhere else): see the top CMakeLists.txt.
 #include <cstdint>
 #include <string>
 
 #include "config.hpp"
 #include "kernel.cuh"
-#include "step08_wgmma_tma.hpp"
+#include "step10_warp_specialized.hpp"
 #include "tut/cuda_check.hpp"
 #include "tut/status.hpp"
 
-namespace step08 {
+namespace step10 {
 
 //! [launch]
 // One launch of the kernel built from Cfg. K must be a multiple of 8 and A, B 16-byte aligned (a TMA
@@ -20,7 +20,7 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
   auto aligned = [](void const* p, int bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; };
   if (K % kChunk != 0 || !aligned(args.A, 16) || !aligned(args.B, 16))
-    throw tut::UsageError("step08_wgmma_tma: TMA needs K a multiple of " + std::to_string(kChunk) +
+    throw tut::UsageError("step10_warp_specialized: TMA needs K a multiple of " + std::to_string(kChunk) +
                           " and 16-byte aligned A and B (got K=" + std::to_string(K) + ")");
   bool const vector_c = N % 2 == 0 && aligned(args.C, 8);  // 64-bit stores need 8-byte aligned rows
   typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
@@ -66,4 +66,4 @@ template void launch<Default, Bug::none>(tut::GemmArgs const&, cudaStream_t);
 template void launch<Default, Bug::producer_parity>(tut::GemmArgs const&, cudaStream_t);
 template void launch<Default, Bug::no_warpgroup_wait>(tut::GemmArgs const&, cudaStream_t);
 
-}  // namespace step08
+}  // namespace step10

@@ -1,5 +1,5 @@
-/// \file step08_wgmma_tma/pipeline.hpp
-/// \brief Host-side replay of step 08's pipeline, for the printout and the tests: which stage each k-tile
+/// \file step10_warp_specialized/pipeline.hpp
+/// \brief Host-side replay of step 10's pipeline, for the printout and the tests: which stage each k-tile
 /// uses and which barrier phase each side waits for, as the kernel's RingState counters go.
 #pragma once
 
@@ -8,7 +8,7 @@
 
 #include "config.hpp"
 
-namespace step08 {
+namespace step10 {
 
 /// \brief One k-tile of the pipeline, as the kernel's two sides handle it.
 struct BarrierStep {
@@ -46,4 +46,4 @@ std::vector<BarrierStep> barrier_schedule(int k_tiles) {
   return steps;
 }
 
-}  // namespace step08
+}  // namespace step10

@@ -1,13 +1,13 @@
-/// \file step08_wgmma_tma/step08_wgmma_tma.hpp
-/// \brief Step 08's entry points, for its main(), the tests and the benchmark.
+/// \file step10_warp_specialized/step10_warp_specialized.hpp
+/// \brief Step 10's entry points, for its main(), the tests and the benchmark.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include "tut/harness.hpp"
 
-/// \brief Step 08: the kernel, its launch and its printout (docs/step08_wgmma_tma.md tells the story).
-namespace step08 {
+/// \brief Step 10: the kernel, its launch and its printout (docs/step10_warp_specialized.md tells the story).
+namespace step10 {
 
 /// \brief The bugs --bug plants (config.hpp).
 enum class Bug : int;
@@ -21,4 +21,4 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream);
 /// \brief The step, as the harness drives it.
 tut::Step const& step();
 
-}  // namespace step08
+}  // namespace step10

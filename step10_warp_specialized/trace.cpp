@@ -1,4 +1,4 @@
-// Step 08's printout: the CTA tiler and grid, the warp roles, the GMMA smem atom and ring, the TMA boxes,
+// Step 10's printout: the CTA tiler and grid, the warp roles, the GMMA smem atom and ring, the TMA boxes,
 // one thread's wgmma partition and accumulators, and what is new: the accumulators' TV layout, the
 // pipeline's barrier phases for the first k-tiles, and the epilogue's stores.
 #include <algorithm>
@@ -14,14 +14,14 @@
 #include "config.hpp"
 #include "pipeline.hpp"
 #include "registered_step.hpp"
-#include "step08_wgmma_tma.hpp"
+#include "step10_warp_specialized.hpp"
 #include "tut/make_step.hpp"
 #include "tut/mask.hpp"
 #include "tut/pictures.hpp"
 #include "tut/printout.hpp"
 #include "tut/svg.hpp"
 
-namespace step08 {
+namespace step10 {
 
 namespace {
 
@@ -248,7 +248,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   }
   tut::svg::write_file(
       dir + "/barriers.svg",
-      tut::svg::timeline("step08: k-tiles through the ring of " + str(S) + " stages and their mbarriers (K = " +
+      tut::svg::timeline("step10: k-tiles through the ring of " + str(S) + " stages and their mbarriers (K = " +
                              str(o.problem.k) + ": " + str(k_tiles) + " k-tiles)",
                          "an ideal run: the producer keeps every stage busy and runs " + str(S - 1) +
                              " k-tiles ahead of the wgmmas; hover a bar for the barrier and parity each side waits on "
@@ -261,7 +261,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   std::int64_t const tm = o.tile.m;
   tut::svg::write_file(
       dir + "/tma_box.svg",
-      tut::svg::tma_boxes("step08: the TMA boxes of A, tile-row " + str(tm) + "'s coloured (M = " + str(o.problem.m) +
+      tut::svg::tma_boxes("step10: the TMA boxes of A, tile-row " + str(tm) + "'s coloured (M = " + str(o.problem.m) +
                               ", K = " + str(o.problem.k) + ")",
                           "per k-tile one box of " + str(bk) + " x " + str(bm) + " halves (k x m), " +
                               str(Cfg::kStageBytesA) + " bytes, lands whole in one stage; stage = k-tile % " + str(S),
@@ -304,4 +304,4 @@ tut::Step const& step() {
   return s;
 }
 
-}  // namespace step08
+}  // namespace step10

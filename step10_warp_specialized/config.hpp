@@ -1,5 +1,5 @@
-/// \file step08_wgmma_tma/config.hpp
-/// \brief Step 08's one source of truth: step 07's problem layouts, and a Config holding the CTA tiler, the
+/// \file step10_warp_specialized/config.hpp
+/// \brief Step 10's one source of truth: step 07's problem layouts, and a Config holding the CTA tiler, the
 /// GMMA-swizzled smem ring, the warpgroup TiledMMA, the warp roles and the pipeline's barrier state.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
@@ -16,7 +16,7 @@
 #include "tut/problem.hpp"
 #include "tut/tile_schedule.hpp"
 
-namespace step08 {
+namespace step10 {
 
 using namespace cute;
 
@@ -165,7 +165,7 @@ struct Config {
 //! [config]
 
 //! [default]
-/// \brief The configuration step 08 runs: a 128×256×64 CTA tile, two consumer warpgroups of 64×256 each
+/// \brief The configuration step 10 runs: a 128×256×64 CTA tile, two consumer warpgroups of 64×256 each
 /// (one m64n256k16 wgmma per 16 k), 4 stages of 48 KB (196,608 bytes) and the 8 mbarriers, which the 1 KB
 /// alignment pads to 1,024 bytes: 197,632 bytes of smem, one CTA per SM.
 using Default = Config<128, 256, 64, 4, 2>;
@@ -182,4 +182,4 @@ using Variants = std::tuple<Default>;
 /// \brief The sizes the step runs: any M and N, K a multiple of 8 (TMA's 16-byte row pitch).
 inline tut::Problem multiple_of() { return {1, 1, kChunk}; }
 
-}  // namespace step08
+}  // namespace step10

@@ -1,4 +1,4 @@
-// Host tests of step 08: the GMMA smem atom against the 128-byte swizzle the TMA unit and wgmma define,
+// Host tests of step 10: the GMMA smem atom against the 128-byte swizzle the TMA unit and wgmma define,
 // the accumulators' TV layout against the PTX ISA's wgmma fragment, the warpgroups' partitions of A, B
 // and C, the CTA order, the mbarrier pipeline run under every interleaving a random scheduler finds,
 // the masks, the sizes and GPUs the step runs on, and the printout.
@@ -20,30 +20,30 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "pipeline.hpp"
-#include "step08_wgmma_tma.hpp"
+#include "step10_warp_specialized.hpp"
 #include "tut/format.hpp"
 #include "tut/mask.hpp"
 
 using namespace cute;
-using step08::Default;
+using step10::Default;
 using tut::plain;
 
 namespace {
 
 template <class F>
 void for_each_config(F&& f) {
-  std::apply([&](auto... cfg) { (f(cfg), ...); }, step08::Variants{});
+  std::apply([&](auto... cfg) { (f(cfg), ...); }, step10::Variants{});
 }
 
 std::string trace_of(tut::Options o) {
   std::ostringstream os;
-  tut::find_variant(step08::step(), o.variant).trace(os, o);
+  tut::find_variant(step10::step(), o.variant).trace(os, o);
   return os.str();
 }
 
 }  // namespace
 
-TEST_CASE("the smem ring is the 128-byte swizzle TMA writes and wgmma reads, stage by stage", "[step08]") {
+TEST_CASE("the smem ring is the 128-byte swizzle TMA writes and wgmma reads, stage by stage", "[step10]") {
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     // The kernel's own tensors over 1 KB aligned storage: CuTe applies an smem layout's swizzle to the
@@ -71,11 +71,11 @@ TEST_CASE("the smem ring is the 128-byte swizzle TMA writes and wgmma reads, sta
     check(smem->A.begin(), typename Cfg::SmemLayoutA{});
     check(smem->B.begin(), typename Cfg::SmemLayoutB{});
   });
-  CHECK(plain(step08::SmemAtomAB{}) == "Sw<3,4,3> o (8,64):(64,1)");
+  CHECK(plain(step10::SmemAtomAB{}) == "Sw<3,4,3> o (8,64):(64,1)");
   CHECK(plain(typename Default::SmemLayoutA{}) == "Sw<3,4,3> o ((8,16),(64,1),(1,4)):((64,512),(1,0),(0,8192))");
 }
 
-TEST_CASE("the accumulators: the wgmma D fragment of the PTX ISA, at every (thread, value)", "[step08]") {
+TEST_CASE("the accumulators: the wgmma D fragment of the PTX ISA, at every (thread, value)", "[step10]") {
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     using Atom = typename Cfg::TiledMma::Atom;
@@ -101,7 +101,7 @@ TEST_CASE("the accumulators: the wgmma D fragment of the PTX ISA, at every (thre
   });
 }
 
-TEST_CASE("the warpgroups' partitions: A's rows by warpgroup, all of B, each C entry once", "[step08]") {
+TEST_CASE("the warpgroups' partitions: A's rows by warpgroup, all of B, each C entry once", "[step10]") {
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
     typename Cfg::TiledMma mma;
@@ -178,9 +178,9 @@ struct PipelineModel {
   int readers[STAGES] = {};       // consumer batches whose wgmmas may still read the stage
   std::deque<std::pair<int, int>> in_flight;  // (stage, k-tile) of each TMA copy not yet delivered
   // The producer's and each consumer's place, as the kernel keeps them.
-  step08::RingState<STAGES> write;
+  step10::RingState<STAGES> write;
   int produced = 0;
-  std::vector<step08::RingState<STAGES>> read, release;
+  std::vector<step10::RingState<STAGES>> read, release;
   std::vector<int> consumed;
 
   PipelineModel(int k, int c) : k_tiles(k), consumers(c), read(std::size_t(c)), release(std::size_t(c)),
@@ -256,7 +256,7 @@ void run_pipeline(int k_tiles, int consumers, unsigned seed) {
 
 }  // namespace
 
-TEST_CASE("the mbarrier pipeline: no deadlock, no stage read before it lands or refilled while read", "[step08]") {
+TEST_CASE("the mbarrier pipeline: no deadlock, no stage read before it lands or refilled while read", "[step10]") {
   for (int k_tiles = 1; k_tiles <= 13; ++k_tiles)
     for (int consumers : {1, 2})
       for (unsigned seed = 0; seed < 40; ++seed) {
@@ -267,9 +267,9 @@ TEST_CASE("the mbarrier pipeline: no deadlock, no stage read before it lands or 
       }
 }
 
-TEST_CASE("the barrier schedule the printout shows: stages round the ring, parities flip per lap", "[step08]") {
+TEST_CASE("the barrier schedule the printout shows: stages round the ring, parities flip per lap", "[step10]") {
   constexpr int S = Default::kStages;
-  auto const steps = step08::barrier_schedule<S>(11);
+  auto const steps = step10::barrier_schedule<S>(11);
   REQUIRE(steps.size() == 11);
   for (auto const& b : steps) {
     INFO("k-tile " << b.k_tile);
@@ -282,7 +282,7 @@ TEST_CASE("the barrier schedule the printout shows: stages round the ring, parit
   }
 }
 
-TEST_CASE("the epilogue's masks at every coordinate: each entry of C stored once", "[step08]") {
+TEST_CASE("the epilogue's masks at every coordinate: each entry of C stored once", "[step10]") {
   using Cfg = Default;
   typename Cfg::TiledMma mma;
   typename Cfg::CtaTiler tiler;
@@ -317,8 +317,8 @@ tut::Step step07_like() {
 }
 }  // namespace
 
-TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.0 only", "[step08]") {
-  tut::Step const& s = step08::step();
+TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.0 only", "[step10]") {
+  tut::Step const& s = step10::step();
   CHECK(s.in_type == tut::DType::f16);
   CHECK(s.min_cc == 90);
   CHECK(s.max_cc == 90);
@@ -333,7 +333,7 @@ TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.
   for (tut::Problem p : {tut::Problem{1, 1, 8}, tut::Problem{7, 13, 40}, tut::Problem{4096, 4096, 4096}})
     CHECK(tut::unsupported(s, p).empty());
   CHECK(tut::unsupported(s, {7, 13, 12}) ==
-        "step08_wgmma_tma needs K to be a multiple of 8 (got M=7 N=13 K=12): a TMA descriptor's rows must be a "
+        "step10_warp_specialized needs K to be a multiple of 8 (got M=7 N=13 K=12): a TMA descriptor's rows must be a "
         "multiple of 16 bytes (8 halves)");
   REQUIRE(s.variants.size() == 1);
   CHECK(s.variants[0].name == "128x256");
@@ -343,7 +343,7 @@ TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.
   CHECK(s.variants[0].tile_k == 64);
 }
 
-TEST_CASE("smem: four stages of 48 KB and the barriers, within an H100 block's 227 KB", "[step08]") {
+TEST_CASE("smem: four stages of 48 KB and the barriers, within an H100 block's 227 KB", "[step10]") {
   CHECK(Default::kStageBytes == (128 + 256) * 64 * 2);
   CHECK(Default::kThreads == 384);
   CHECK(Default::kSmemBytes == int(sizeof(typename Default::Smem)));
@@ -353,9 +353,9 @@ TEST_CASE("smem: four stages of 48 KB and the barriers, within an H100 block's 2
   CHECK(offsetof(typename Default::Smem, B) % 1024 == 0);
 }
 
-TEST_CASE("the printout: TMA boxes, the atom, the accumulators, the barrier phases, the epilogue", "[step08]") {
+TEST_CASE("the printout: TMA boxes, the atom, the accumulators, the barrier phases, the epilogue", "[step10]") {
   tut::Options o;
-  o.problem = step08::step().defaults;  // 300 x 600 x 512: tiles 3 x 3, 8 k-tiles
+  o.problem = step10::step().defaults;  // 300 x 600 x 512: tiles 3 x 3, 8 k-tiles
   std::string const out = trace_of(o);
   auto has = [&](std::string const& s) { return out.find(s) != std::string::npos; };
   CHECK(has("box A      64 x 128 halves (k x m), 16384 bytes"));
@@ -376,15 +376,15 @@ TEST_CASE("the printout: TMA boxes, the atom, the accumulators, the barrier phas
   CHECK(edge.find("This CTA's tile passes the edge of C") != std::string::npos);
 }
 
-TEST_CASE("the printed L2 group is the kernel's schedule, and the kernel's CTAs visit the tiles that way", "[step08]") {
-  using step08::Default;
+TEST_CASE("the printed L2 group is the kernel's schedule, and the kernel's CTAs visit the tiles that way", "[step10]") {
+  using step10::Default;
   tut::TileSchedule const s = Default::kSchedule;
   tut::Options o;
   o.problem = {4096, 4096, 4096};
   std::ostringstream os;
-  step08::step().variants.front().trace(os, o);
+  step10::step().variants.front().trace(os, o);
   CHECK(os.str().find("groups of " + std::to_string(s.group_m) + " tile-rows, for L2") != std::string::npos);
-  CHECK(step08::step().variants.front().schedule.group_m == s.group_m);
+  CHECK(step10::step().variants.front().schedule.group_m == s.group_m);
   // 4096^2 in 128x256 tiles: 32 tile-rows, 16 tile-cols. CTA i of the first group_m*16 takes tile-row
   // i % group_m of tile-col i / group_m: a group's CTAs share group_m rows of A and one column of B at a time.
   int const tiles_m = 4096 / 128, tiles_n = 4096 / 256;

@@ -1,5 +1,5 @@
-/// \file step08_wgmma_tma/kernel.cuh
-/// \brief Step 08's kernel: Hopper's way. One producer warpgroup has the TMA unit copy whole k-tiles into a
+/// \file step10_warp_specialized/kernel.cuh
+/// \brief Step 10's kernel: Hopper's way. One producer warpgroup has the TMA unit copy whole k-tiles into a
 /// ring of GMMA-swizzled smem stages; consumer warpgroups multiply them with wgmma, straight from smem.
 /// Two mbarriers per stage hand each stage back and forth. Built for sm_90a only.
 #pragma once
@@ -13,7 +13,7 @@
 #include "tut/mask.hpp"
 #include "tut/owner.hpp"
 
-namespace step08 {
+namespace step10 {
 
 using namespace cute;
 
@@ -207,4 +207,4 @@ void gemm_kernel(CtaTiler cta_tiler,
   }
 }
 
-}  // namespace step08
+}  // namespace step10

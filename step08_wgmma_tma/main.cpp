@@ -1,5 +1,0 @@
-// The step08_wgmma_tma binary: the common harness prints what each CTA and thread owns,
-// runs the kernel and checks it against the CPU. The step's title and registration: CMakeLists.txt.
-#include "step08_wgmma_tma.hpp"
-
-int main(int argc, char** argv) { return tut::run_step(argc, argv, step08::step()); }
