@@ -40,7 +40,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(ROOT, "docs")
-BENCH_JSON = "docs/bench/h100_2026-11-23.json"
+BENCH_JSON = "docs/bench/h100_2026-11-25.json"
 # The pages in reading order: the notation page, then the registered steps (tut_steps.json).
 FIRST_PAGES = ["notation"]
 

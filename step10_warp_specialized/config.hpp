@@ -1,6 +1,7 @@
 /// \file step10_warp_specialized/config.hpp
-/// \brief Step 10's one source of truth: step 07's problem layouts, and a Config holding the CTA tiler, the
-/// GMMA-swizzled smem ring, the warpgroup TiledMMA, the warp roles and the pipeline's barrier state.
+/// \brief Step 10's one source of truth: step 09's problem layouts, and a Config holding the CTA tiler,
+/// the staged smem layouts in GMMA's swizzle atom, the bytes of each TMA box, the epilogue's TiledCopy,
+/// the warpgroup TiledMMA, the warp roles and the pipeline's barrier state.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
 /// what is printed is what runs. Only the TMA descriptors are made elsewhere (launch.cu), at run time:
@@ -37,46 +38,85 @@ CUTE_HOST_DEVICE auto make_layout_C(int M, int N) { return make_layout(make_shap
 /// \brief Halves per 16 bytes: a TMA descriptor's row pitch must be a multiple of 16 bytes, so K comes in
 /// multiples of this.
 inline constexpr int kChunk = 16 / int(sizeof(ElementAB));
+/// \brief Floats per 16-byte chunk: what one 128-bit store of the epilogue moves.
+inline constexpr int kChunkC = 16 / int(sizeof(ElementC));
 /// \brief Threads per warpgroup: 4 consecutive warps, the unit that issues one wgmma.
 inline constexpr int kWarpgroupThreads = 128;
 
 //! [atoms]
-/// \brief The smem atom GMMA reads and TMA writes: 8 rows of 64 halves (128 bytes each), K-major. Its
-/// swizzle, `Sw<3,4,3>`, acts on byte addresses (CuTe applies it to the smem pointer): the 16-byte chunk
-/// (address bits 4..6) is XORed with the row within the 1 KB atom (bits 7..9), so row r keeps chunk c at
-/// c ^ r. A wgmma descriptor names this pattern ("128B swizzle") instead of per-thread addresses, and
-/// the TMA unit writes the same pattern as it stores (CU_TENSOR_MAP_SWIZZLE_128B).
-using SmemAtomAB = GMMA::Layout_K_SW128_Atom<ElementAB>;
-
 /// \brief The warpgroup MMA: `wgmma.mma_async.sync.aligned.m64n<BLK_N>k16.f32.f16.f16`, A and B both read
 /// from smem through descriptors (SS), both K-major. One warpgroup computes a 64×BLK_N fp32 tile.
 template <int BLK_N>
 using MmaOp = decltype(SM90::GMMA::ss_op_selector<ElementAB, ElementAB, ElementC, Shape<_64, Int<BLK_N>, _16>,
                                                   GMMA::Major::K, GMMA::Major::K>());
+/// \brief gmem -> smem: the TMA unit's tiled load, `cp.async.bulk.tensor.2d.shared::cluster.global`. One
+/// thread of the producer warpgroup issues it for a whole box; the unit computes the addresses, fills what lies outside the
+/// tensor with zeros, and counts the bytes it delivers on an mbarrier.
+using CopyOpG2S = SM90_TMA_LOAD;
+/// \brief smem -> gmem in the epilogue: one 128-bit store (4 floats) per thread and instruction.
+using CopyOpS2G = UniversalCopy<uint128_t>;
 //! [atoms]
 
+//! [tiled_copy]
+/// \brief The epilogue's TiledCopy of the (BLK_M,BLK_N) C tile, smem -> gmem: BLK_N/4 threads side by side
+/// store one row of the tile in 16-byte chunks (n fastest), so a warp writes whole rows of C: 512
+/// contiguous bytes per 128 columns. (m,n) -> thr_idx and -> val_idx
+template <int BLK_N, int THREADS>
+CUTE_HOST_DEVICE auto make_tiled_copy_epilogue() {
+  constexpr int kThrN = BLK_N / kChunkC;                                                     // threads along a row
+  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{},
+                         Layout<Shape<Int<THREADS / kThrN>, Int<kThrN>>, Stride<Int<kThrN>, _1>>{},  // (m,n) -> thr_idx
+                         Layout<Shape<_1, Int<kChunkC>>>{});                                         // (m,n) -> val_idx
+}
+//! [tiled_copy]
+
 //! [smem_layouts]
+/// \brief The smem atom wgmma reads and TMA writes: 8 rows of 64 halves (128 bytes each), K-major, step
+/// 08's. Its swizzle, `Sw<3,4,3>`, acts on byte addresses: row r keeps 16-byte chunk c at c ^ r. wgmma's
+/// descriptor names the pattern ("128B swizzle"), and the TMA unit writes the same pattern as it stores
+/// (CU_TENSOR_MAP_SWIZZLE_128B): no thread computes a swizzled address any more.
+using SmemAtomAB = GMMA::Layout_K_SW128_Atom<ElementAB>;
+
 /// \brief STAGES k-tiles of A (or B), each BLK_MN×BLK_K, the atom repeated down the tile and then once per
 /// stage: stage s starts at s·BLK_MN·BLK_K. (mn,k,stage) -> smem_idx
 template <int BLK_MN, int BLK_K, int STAGES>
 using SmemStaged = decltype(tile_to_shape(SmemAtomAB{}, Shape<Int<BLK_MN>, Int<BLK_K>, Int<STAGES>>{}));
+
+/// \brief The epilogue's C tile in smem, step 07's: row-major in atoms of 8 rows × 32 floats, swizzled
+/// (index bits 3..4 XORed with bits 5..6). A warp's part of wgmma's accumulators is mma.sync's C fragment
+/// repeated along N, so step 07's reasoning holds unchanged: each 16-lane phase of a 64-bit store covers
+/// all 32 banks once, and the 128-bit loads of whole rows stay conflict-free. (m,n) -> smem_idx
+using SmemAtomC = decltype(composition(Swizzle<2, 3, 2>{}, Layout<Shape<_8, _32>, Stride<_32, _1>>{}));
+/// \brief The whole BLK_M×BLK_N C tile in smem. (m,n) -> smem_idx
+template <int BLK_M, int BLK_N>
+using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<BLK_N>>{}, Step<_2, _1>{}));
 //! [smem_layouts]
 
 //! [shared_storage]
-/// \brief The CTA's shared memory: the ring of STAGES k-tiles of A and B, and two mbarriers per stage.
-/// The 128B-swizzle atom is 1 KB and the pattern repeats every 1 KB of address, so each array starts on
-/// a 1 KB boundary (the TMA unit and the wgmma descriptors swizzle by absolute smem address bits).
-template <class TA, class TB, class SmemLayoutA, class SmemLayoutB>
+/// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and, once the mainloop is
+/// done with them, the epilogue's C tile in the same bytes (a union): the smem is the larger of the two,
+/// not their sum. The 128B-swizzle pattern repeats every 1 KB of address and the TMA unit and wgmma's
+/// descriptors assume it starts on a 1 KB boundary, so sA and sB do. After them, two mbarriers per stage.
+template <class TA, class TB, class TC, class SmemLayoutA, class SmemLayoutB, class SmemLayoutC>
 struct SharedStorage {
   static constexpr int kStages = size<2>(SmemLayoutA{});  ///< the ring's stages: mode 2 of the smem layouts
-  alignas(1024) ArrayEngine<TA, cosize_v<SmemLayoutA>> A;  ///< sA: every stage
-  alignas(1024) ArrayEngine<TB, cosize_v<SmemLayoutB>> B;  ///< sB
+  union {
+    struct {
+      alignas(1024) ArrayEngine<TA, cosize_v<SmemLayoutA>> A;  ///< sA: every stage; 1 KB aligned
+      alignas(1024) ArrayEngine<TB, cosize_v<SmemLayoutB>> B;  ///< sB
+    } mainloop;
+    alignas(128) ArrayEngine<TC, cosize_v<SmemLayoutC>> C;    ///< sC: the epilogue's C tile
+  };
   std::uint64_t full[kStages];   ///< stage s holds its k-tile: the TMA's bytes have landed (producer -> consumers)
   std::uint64_t empty[kStages];  ///< stage s may be refilled: every consumer is done reading it (consumers -> producer)
 };
 //! [shared_storage]
 
 //! [ring_state]
+/// \brief How many batches of wgmma each consumer warpgroup leaves running when it moves on to the next
+/// k-tile: one, as in steps 08 and 09. The stage of the batch before it is then free to release.
+inline constexpr int kWgmmaInFlight = 1;
+
 /// \brief Where one side of the pipeline is in the ring: the stage it works on next and that stage's
 /// phase. An mbarrier counts its phases; `wait_barrier(bar, p)` returns once the phase of parity p has
 /// completed. Every lap of the ring flips the parity each side waits for, so the same two barriers per
@@ -110,11 +150,11 @@ enum class Bug : int {
 };
 
 //! [config]
-/// \brief One configuration of the step-08 kernel: every size and layout static.
+/// \brief One configuration of the step-10 kernel: every size and layout static.
 /// \tparam BLK_M, BLK_N, BLK_K  the CTA tile: each CTA computes BLK_M×BLK_N of C, BLK_K k at a time
-/// \tparam STAGES               k-tiles in the smem ring
 /// \tparam CONSUMERS            math warpgroups, stacked along M: each owns (BLK_M/CONSUMERS)×BLK_N of C
-template <int BLK_M, int BLK_N, int BLK_K, int STAGES, int CONSUMERS>
+/// \tparam STAGES               k-tiles in smem at once
+template <int BLK_M, int BLK_N, int BLK_K, int CONSUMERS, int STAGES>
 struct Config {
   /// \brief The CTA tiler (BLK_M, BLK_N, BLK_K).
   using CtaTiler = Shape<Int<BLK_M>, Int<BLK_N>, Int<BLK_K>>;
@@ -139,44 +179,57 @@ struct Config {
 
   /// \brief sA: STAGES k-tiles of A, K-major, 128B-swizzled. (m,k,stage) -> smem_idx
   using SmemLayoutA = SmemStaged<BLK_M, BLK_K, STAGES>;
-  /// \brief sB: STAGES k-tiles of B. (n,k,stage) -> smem_idx
+  /// \brief sB: STAGES k-tiles of B, K-major, 128B-swizzled. (n,k,stage) -> smem_idx
   using SmemLayoutB = SmemStaged<BLK_N, BLK_K, STAGES>;
+  /// \brief sC: the epilogue's C tile. (m,n) -> smem_idx
+  using SmemLayoutC = step10::SmemLayoutC<BLK_M, BLK_N>;
   /// \brief The kernel's shared memory.
-  using Smem = SharedStorage<ElementAB, ElementAB, SmemLayoutA, SmemLayoutB>;
-  /// \brief Shared memory per CTA, in bytes.
+  using Smem = SharedStorage<ElementAB, ElementAB, ElementC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
+  /// \brief Shared memory per CTA, in bytes: the larger of the ring and the C tile.
   static constexpr int kSmemBytes = int(sizeof(Smem));
-  /// \brief One stage: a k-tile of A and one of B. The TMA box of A is BLK_K×BLK_M, of B BLK_K×BLK_N;
-  /// the full barrier of a stage expects exactly these bytes (out-of-bounds elements are filled with
-  /// zeros and count too).
+  /// \brief One stage: a k-tile of A and one of B. The TMA box of A is BLK_K×BLK_M, of B BLK_K×BLK_N; the
+  /// stage's full barrier expects exactly these bytes (out-of-bounds elements are filled with zeros and
+  /// count too).
   static constexpr int kStageBytesA = BLK_M * BLK_K * int(sizeof(ElementAB));
   static constexpr int kStageBytesB = BLK_N * BLK_K * int(sizeof(ElementAB));  ///< B's box, in bytes
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;              ///< both boxes: one stage
+  /// \brief smem -> gmem for the epilogue's C tile: 128-bit stores, whole rows per warp, by the consumers.
+  using TiledCopyC = decltype(make_tiled_copy_epilogue<BLK_N, kMmaThreads>());
 
   // What the comments above state.
   static_assert(int(size(TiledMma{})) == kMmaThreads, "128 threads per warpgroup of the TiledMMA");
-  static_assert(BLK_M % (64 * CONSUMERS) == 0, "each consumer's rows are whole 64-row wgmmas");
+  static_assert(BLK_M % (64 * CONSUMERS) == 0 && BLK_N % 8 == 0 && BLK_N <= 256,
+                "each warpgroup's rows are whole 64-row wgmmas; a wgmma is 8 to 256 columns wide");
   static_assert(BLK_K * int(sizeof(ElementAB)) == 128, "a k-tile row is one 128-byte swizzle row");
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box is at most 256 rows");
-  static_assert(STAGES >= 4, "a ring of at least 4 stages");
+  static_assert(BLK_N % 32 == 0 && BLK_M % 8 == 0 && BLK_M % (kMmaThreads / (BLK_N / kChunkC)) == 0,
+                "the C tile is whole swizzle atoms, and the epilogue's threads tile it exactly");
+  static_assert(STAGES >= 2, "a ring: at least one k-tile in flight while one is read");
   static_assert(kThreads == 128 * (CONSUMERS + 1), "consumers, then the producer");
   static_assert(128 * (kProducerRegs + CONSUMERS * kConsumerRegs) <= 65536, "the register file holds them");
+  static_assert(kSmemBytes == cute::max(STAGES * kStageBytes, int(sizeof(ElementC)) * BLK_M * BLK_N) + 1024,
+                "the ring or the C tile, whichever is larger, then the 2·STAGES mbarriers padded to 1 KB");
   static_assert(kSmemBytes <= 227 * 1024, "an H100 block gets at most 227 KB of smem");
 };
 //! [config]
 
 //! [default]
-/// \brief The configuration step 10 runs: a 128×256×64 CTA tile, two consumer warpgroups of 64×256 each
-/// (one m64n256k16 wgmma per 16 k), 4 stages of 48 KB (196,608 bytes) and the 8 mbarriers, which the 1 KB
-/// alignment pads to 1,024 bytes: 197,632 bytes of smem, one CTA per SM.
-using Default = Config<128, 256, 64, 4, 2>;
+/// \brief The configuration step 10 runs: step 09's tile. A 128×256×64 CTA tile, two consumer warpgroups of
+/// 64×256 each (one m64n256k16 wgmma per 16 k), 4 stages of 48 KB (196,608 bytes) and the 8 mbarriers,
+/// which the 1 KB alignment pads to 1,024 bytes: 197,632 bytes of smem, one CTA per SM.
+using Default = Config<128, 256, 64, 2, 4>;
 //! [default]
-static_assert(Default::kStageBytes == 49152, "a stage is 16 KB of A and 32 KB of B");
-static_assert(Default::kSmemBytes == 4 * 49152 + 1024, "4 stages, then the mbarriers padded to 1 KB: 197,632 bytes");
+// kernel.cuh's comment on the nested modes tile_to_shape makes: the default's sB repeats the 8x64 atom
+// 32 times down N, once along K and 4 times along the stages.
+static_assert(std::is_same_v<decltype(shape(Default::SmemLayoutB{})), Shape<Shape<_8, _32>, Shape<_64, _1>, Shape<_1, _4>>>,
+              "sB is ((8,32),(64,1),(1,4))");
+static_assert(Default::kStageBytes == 49152 && Default::kSmemBytes == 4 * 49152 + 1024,
+              "4 stages of 48 KB, then the 8 mbarriers padded to 1 KB: 197,632 bytes");
 static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "the default's wgmma is m64n256k16, fp16 in, fp32 accumulate");
 
-/// \brief The configurations compiled into the step, Default first (the benchmark times each, the GPU
-/// tests run each; --variant picks one).
+/// \brief The configurations compiled into the step (the benchmark times each, the GPU tests run each;
+/// --variant picks one).
 using Variants = std::tuple<Default>;
 
 /// \brief The sizes the step runs: any M and N, K a multiple of 8 (TMA's 16-byte row pitch).

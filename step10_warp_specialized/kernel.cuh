@@ -1,11 +1,11 @@
 /// \file step10_warp_specialized/kernel.cuh
-/// \brief Step 10's kernel: Hopper's way. One producer warpgroup has the TMA unit copy whole k-tiles into a
-/// ring of GMMA-swizzled smem stages; consumer warpgroups multiply them with wgmma, straight from smem.
-/// Two mbarriers per stage hand each stage back and forth. Built for sm_90a only.
+/// \brief Step 10's kernel: step 09's pipeline with roles. One producer warpgroup has the TMA unit copy
+/// whole k-tiles into the ring of GMMA-swizzled stages; consumer warpgroups multiply them with wgmma and
+/// store C. Two mbarriers per stage hand each stage back and forth. Built for sm_90a only.
 #pragma once
 
 #include <cute/tensor.hpp>
-#include <cutlass/arch/barrier.h>       // cutlass::arch::fence_barrier_init
+#include <cutlass/arch/barrier.h>       // cutlass::arch::fence_barrier_init, NamedBarrier
 #include <cutlass/arch/reg_reconfig.h>  // setmaxnreg: cutlass::arch::warpgroup_reg_alloc / _dealloc
 
 #include "config.hpp"
@@ -19,20 +19,22 @@ using namespace cute;
 
 /// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA: a producer warpgroup (the last) loads k-tiles with
 /// TMA into a STAGES-deep smem ring; the consumer warpgroups (threads 0..size(mma)-1) multiply them with
-/// wgmma and store C. Any M, N >= 1: the TMA unit fills out-of-bounds elements with zeros, and the
-/// epilogue skips them. K a multiple of 8 (the launcher checks). \p vector_c: C's rows start 8-byte
-/// aligned (N even, C aligned), so whole tiles store pairs of floats. \p schedule says which tile each
-/// CTA computes (a 1-D grid: CTA i computes the raster order's tile i).
+/// wgmma and store C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
+/// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launcher checks). \p vector_c: C's rows start
+/// 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it
+/// stores the same partition one float at a time.
+/// \p schedule says which tile each CTA computes (a 1-D grid: CTA i computes the raster order's tile i).
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class CtaTiler,
           class TA, class ALayout, class SmemLayoutA, class TmaA,
           class TB, class BLayout, class SmemLayoutB, class TmaB,
-          class TC, class CLayout, class TiledMma, int PRODUCER_REGS, int CONSUMER_REGS>
+          class TC, class CLayout, class SmemLayoutC, class TiledCopyC,
+          class TiledMma, int PRODUCER_REGS, int CONSUMER_REGS>
 __global__ static __launch_bounds__(decltype(size(TiledMma{}))::value + kWarpgroupThreads, 1)
 void gemm_kernel(CtaTiler cta_tiler,
                  ALayout layout_a, SmemLayoutA sA_layout, CUTE_GRID_CONSTANT TmaA const tma_a,
                  BLayout layout_b, SmemLayoutB sB_layout, CUTE_GRID_CONSTANT TmaB const tma_b,
-                 TC* C, CLayout layout_c, bool vector_c,
+                 TC* C, CLayout layout_c, SmemLayoutC sC_layout, TiledCopyC copy_c, bool vector_c,
                  TiledMma mma, tut::Store store, tut::TileSchedule schedule)
 {
   //! [preconditions]
@@ -41,17 +43,22 @@ void gemm_kernel(CtaTiler cta_tiler,
   CUTE_STATIC_ASSERT_V(rank(layout_a) == Int<2>{});         // A is (M,K)
   CUTE_STATIC_ASSERT_V(rank(layout_b) == Int<2>{});         // B is (N,K)
   CUTE_STATIC_ASSERT_V(rank(layout_c) == Int<2>{});         // C is (M,N)
-  // The warpgroups' tile (64·CONSUMERS rows x BLK_N cols x 16 k) must divide the CTA tile.
-  CUTE_STATIC_ASSERT_V(size<0>(cta_tiler) % tile_size<0>(mma) == Int<0>{});  // BLK_M % (64*CONSUMERS) == 0
+  // The warpgroups' tile (64·WARPGROUPS rows x BLK_N cols x 16 k) must divide the CTA tile.
+  CUTE_STATIC_ASSERT_V(size<0>(cta_tiler) % tile_size<0>(mma) == Int<0>{});  // BLK_M % (64*WARPGROUPS) == 0
   CUTE_STATIC_ASSERT_V(size<1>(cta_tiler) % tile_size<1>(mma) == Int<0>{});  // BLK_N % N of the wgmma == 0
   CUTE_STATIC_ASSERT_V(size<2>(cta_tiler) % tile_size<2>(mma) == Int<0>{});  // BLK_K % 16 == 0
   // A and B are K-major in gmem: TMA boxes of whole 128-byte rows along k.
   CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
-  // The smem ring: (BLK_MN,BLK_K,STAGES), static.
-  static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value);
+  // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C tile: (BLK_M,BLK_N), static.
+  static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
+  // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,32),(64,1),(1,4)),
+  // config.hpp asserts it; product_each flattens that to (256,64,4).)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sA_layout))) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
+  CUTE_STATIC_ASSERT_V((product_each(shape(sC_layout)) == select<0,1>(cta_tiler)));               // (BLK_M,BLK_N)
+  // Every thread of the CTA computes and stores C.
+  CUTE_STATIC_ASSERT_V(size(copy_c) == size(mma));
   //! [preconditions]
 
   //! [tiles]
@@ -74,18 +81,20 @@ void gemm_kernel(CtaTiler cta_tiler,
   //! [tiles]
 
   //! [smem]
-  // ---- Shared memory: the ring of STAGES k-tiles, and two mbarriers per stage --------------------------
+  // ---- Shared memory: a ring of STAGES k-tiles of A and B (later, the C tile), two mbarriers per stage --
+  // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage) and
+  // lifts the 48 KB default limit.
   extern __shared__ char shared_memory[];
-  using Smem = SharedStorage<TA, TB, SmemLayoutA, SmemLayoutB>;
+  using Smem = SharedStorage<TA, TB, TC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
   Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
-  Tensor sA = make_tensor(make_smem_ptr(smem.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
-  Tensor sB = make_tensor(make_smem_ptr(smem.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
+  Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
+  Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
   constexpr int STAGES = size<2>(SmemLayoutA{});
   constexpr int CONSUMERS = size(TiledMma{}) / kWarpgroupThreads;
   //! [smem]
 
   //! [tma_partition]
-  // ---- Copy partition: the TMA's, one box per k-tile and operand ----------------------------------------
+  // ---- Copy partition: the TMA's, one box per k-tile and operand --------------------------------------
   // A TMA copy is issued by one thread for the whole CTA: there is one slice, 0. Its partition of a k-tile
   // is one mode, TMA, that a single cp.async.bulk.tensor instruction moves.
   auto cta_tma_a = tma_a.get_slice(Int<0>{});
@@ -94,6 +103,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   auto cta_tma_b = tma_b.get_slice(Int<0>{});
   Tensor tBgB = cta_tma_b.partition_S(gB);                  // (TMA,TMA_N,TMA_K,k)
   Tensor tBsB = cta_tma_b.partition_D(sB);                  // (TMA,TMA_N,TMA_K,STAGES)
+  auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
   // The whole k-tile in one box: size(TMA) is BLK_M·BLK_K (A) and BLK_N·BLK_K (B).
   CUTE_STATIC_ASSERT_V(size<0>(tAsA) == size<0>(cta_tiler) * size<2>(cta_tiler));
   CUTE_STATIC_ASSERT_V(size<0>(tBsB) == size<1>(cta_tiler) * size<2>(cta_tiler));
@@ -103,7 +113,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   //! [tma_partition]
 
   //! [barriers]
-  // ---- The barriers: initialized once, by one thread, before anyone uses them ---------------------------
+  // ---- The barriers: initialized once, by one thread, before anyone uses them -----------------------
   // full[s]: one arrival (the producer's arrive.expect_tx) plus the TMA's bytes completes a phase.
   // empty[s]: one arrival per consumer warpgroup completes a phase.
   int const warpgroup = int(threadIdx.x) / kWarpgroupThreads;
@@ -116,17 +126,22 @@ void gemm_kernel(CtaTiler cta_tiler,
     cutlass::arch::fence_barrier_init();                    // make the inits visible to the async proxy (TMA)
   }
   __syncthreads();
-  auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
+  // One thread issues a k-tile's copies: tell the stage's barrier how many bytes to expect (this is also
+  // the thread's arrival), then have the TMA unit copy both boxes, each completing its bytes on it.
+  auto tma_load = [&](int k_tile, int stage) {
+    set_barrier_transaction_bytes(smem.full[stage], kTmaBytes);
+    copy(tma_a.with(smem.full[stage]), tAgA(_,_,_,k_tile), tAsA(_,_,_,stage));
+    copy(tma_b.with(smem.full[stage]), tBgB(_,_,_,k_tile), tBsB(_,_,_,stage));
+  };
   //! [barriers]
 
+  //! [producer]
+  // ---- Producer warpgroup: one thread keeps the ring full ----------------------------------------------
+  // TUTORIAL: for each k-tile: wait until its stage is empty; TMA the k-tile into it, completing on
+  // full[stage]. The producer runs as far ahead as the ring lets it: STAGES k-tiles, with no prologue.
   if (warpgroup == CONSUMERS) {
-    //! [producer]
-    // ---- Producer warpgroup: one thread keeps the ring full ----------------------------------------------
     cutlass::arch::warpgroup_reg_dealloc<PRODUCER_REGS>();  // give registers back to the consumers
     if (threadIdx.x == CONSUMERS * kWarpgroupThreads) {
-      // TUTORIAL: for each k-tile: wait until its stage is empty; tell the stage's full barrier how many
-      // bytes to expect (this is also the producer's arrival); have the TMA unit copy both boxes, each
-      // completing its bytes on that barrier.
       RingState<STAGES> write;                              // stage 0, parity 0
       for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
         // The first lap waits for parity 1: the phase "before" a fresh barrier, which counts as
@@ -135,76 +150,93 @@ void gemm_kernel(CtaTiler cta_tiler,
           wait_barrier(smem.empty[write.index], write.consumer_parity());
         else
           wait_barrier(smem.empty[write.index], write.producer_parity());
-        set_barrier_transaction_bytes(smem.full[write.index], kTmaBytes);
-        copy(tma_a.with(smem.full[write.index]), tAgA(_,_,_,k_tile), tAsA(_,_,_,write.index));
-        copy(tma_b.with(smem.full[write.index]), tBgB(_,_,_,k_tile), tBsB(_,_,_,write.index));
+        tma_load(k_tile, write.index);
         write.advance();
       }
     }
-    //! [producer]
-  } else {
-    cutlass::arch::warpgroup_reg_alloc<CONSUMER_REGS>();    // room for the accumulators
-
-    //! [partition]
-    // ---- Math partition: what this thread's warpgroup reads, and what this thread owns ------------------
-    ThrMMA thr_mma = mma.get_slice(threadIdx.x);
-    Tensor tCsA = thr_mma.partition_A(sA);                  // (MMA,MMA_M,MMA_K,STAGES)
-    Tensor tCsB = thr_mma.partition_B(sB);                  // (MMA,MMA_N,MMA_K,STAGES)
-    // wgmma reads A and B from smem itself: the "fragments" are 64-bit descriptors of the smem tiles
-    // (start address, swizzle mode, strides), one per wgmma and stage, not registers holding data.
-    Tensor tCrA = thr_mma.make_fragment_A(tCsA);            // (MMA,MMA_M,MMA_K,STAGES) descriptors
-    Tensor tCrB = thr_mma.make_fragment_B(tCsB);            // (MMA,MMA_N,MMA_K,STAGES) descriptors
-    Tensor tCgC = thr_mma.partition_C(gC);                  // (MMA,MMA_M,MMA_N)
-    Tensor tCrC = thr_mma.make_fragment_C(tCgC);            // (MMA,MMA_M,MMA_N) fp32 accumulators
-    // Each thread owns BLK_M*BLK_N/threads accumulators: the CTA tile, shared out evenly.
-    CUTE_STATIC_ASSERT_V(size(tCrC) * size(mma) == size<0>(cta_tiler) * size<1>(cta_tiler));
-    clear(tCrC);
-    //! [partition]
-
-    //! [mainloop]
-    // ---- Mainloop: wait for a full stage, wgmma on it, release the one before ----------------------------
-    // TUTORIAL: for each k-tile: wait until its stage is full; issue MMA_K wgmmas (16 k each) on it as
-    // one batch; wait until at most one batch, this one, is still running: the previous k-tile's wgmmas
-    // are done reading their stage, so this warpgroup releases it to the producer.
-    RingState<STAGES> read;                                 // stage 0, parity 0
-    RingState<STAGES> release;                              // the stage read one k-tile earlier
-    for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
-      wait_barrier(smem.full[read.index], read.consumer_parity());
-      warpgroup_fence_operand(tCrC);
-      warpgroup_arrive();                                   // the accumulators' registers are ready for wgmma
-      gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_K wgmma.mma_async per warpgroup
-      warpgroup_commit_batch();
-      if constexpr (BUG != Bug::no_warpgroup_wait)         // --bug no_warpgroup_wait deletes this wait
-        warpgroup_wait<1>();                                // all but the batch just issued are done
-      warpgroup_fence_operand(tCrC);
-      if (k_tile > 0) {
-        if (threadIdx.x % kWarpgroupThreads == 0) arrive_barrier(smem.empty[release.index]);
-        release.advance();
-      }
-      read.advance();
-    }
-    warpgroup_wait<0>();                                    // the last batch too
-    warpgroup_fence_operand(tCrC);
-    //! [mainloop]
-
-    //! [epilogue]
-    // ---- Epilogue: registers -> gmem ------------------------------------------------------------------
-    // Store::owners (tests only): each thread stores its own id instead (numbered among the TiledMMA's
-    // threads), through the same partition.
-    if (store == tut::Store::owners) tut::fill_owner_id(tCrC, 0, size(mma));
-    // A whole tile with 8-byte aligned rows stores each thread's (v0,v1) pairs, adjacent columns of one
-    // row, as 64-bit words; any other tile stores float by float where the mask says the entry is in C.
-    bool const whole_tile = (tile.m + 1) * size<0>(cta_tiler) <= size<0>(mC) &&
-                            (tile.n + 1) * size<1>(cta_tiler) <= size<1>(mC);
-    if (vector_c && whole_tile) {
-      copy_aligned(tCrC, tCgC);
-    } else {
-      Tensor cC = local_tile(make_identity_tensor(shape(mC)), cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N) -> (m,n)
-      Tensor tCpC = tut::make_mask(thr_mma.partition_C(cC), shape(mC));  // (MMA,MMA_M,MMA_N) -> m<M && n<N
-      copy_if(tCpC, tCrC, tCgC);
-    }
-    //! [epilogue]
+    return;                                                 // the producer's part is done
   }
+  cutlass::arch::warpgroup_reg_alloc<CONSUMER_REGS>();      // the consumers: room for the accumulators
+  //! [producer]
+
+  //! [partition]
+  // ---- Math partition: what this consumer's warpgroup reads, and what this thread owns ---------------
+  ThrMMA thr_mma = mma.get_slice(threadIdx.x);
+  Tensor tCsA = thr_mma.partition_A(sA);                    // (MMA,MMA_M,MMA_K,STAGES)
+  Tensor tCsB = thr_mma.partition_B(sB);                    // (MMA,MMA_N,MMA_K,STAGES)
+  // wgmma reads A and B from smem itself: the "fragments" are 64-bit descriptors of the smem tiles
+  // (start address, swizzle mode, strides), one per wgmma and stage, not registers holding data.
+  Tensor tCrA = thr_mma.make_fragment_A(tCsA);              // (MMA,MMA_M,MMA_K,STAGES) descriptors
+  Tensor tCrB = thr_mma.make_fragment_B(tCsB);              // (MMA,MMA_N,MMA_K,STAGES) descriptors
+  Tensor tCgC = thr_mma.partition_C(gC);                    // (MMA,MMA_M,MMA_N)
+  Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N) fp32 accumulators
+  // Each thread owns BLK_M*BLK_N/threads accumulators: the CTA tile, shared out evenly.
+  CUTE_STATIC_ASSERT_V(size(tCrC) * size(mma) == size<0>(cta_tiler) * size<1>(cta_tiler));
+  clear(tCrC);
+  //! [partition]
+
+  //! [mainloop]
+  // ---- Mainloop: wait for a full stage, wgmma on it, release the one before ----------------------------
+  // TUTORIAL: for each k_tile:
+  //   wait until full[read] completes the phase of this lap: k-tile k_tile has landed;
+  //   issue the k-tile's MMA_K wgmmas as one batch; wait until only that batch is still running;
+  //   the previous k-tile's wgmmas are then done reading their stage: release it to the producer.
+  // No __syncthreads: each consumer warpgroup releases its stages by itself (one arrival each on
+  // empty[s]), and the producer refills a stage once all of them have.
+  RingState<STAGES> read;                                   // stage 0, parity 0
+  RingState<STAGES> release;                                // the stage read one k-tile earlier
+  for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
+    wait_barrier(smem.full[read.index], read.consumer_parity());  // k-tile k_tile's bytes have landed
+    // The math on k-tile k_tile, while the producer's copies are in flight: MMA_K wgmmas (16 k each),
+    // issued by the whole warpgroup, asynchronous until waited for.
+    warpgroup_fence_operand(tCrC);                          // the compiler keeps tCrC in place around them
+    warpgroup_arrive();                                     // the accumulators' registers are ready for wgmma
+    gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_K wgmma.mma_async per warpgroup
+    warpgroup_commit_batch();                               // close them into one batch
+    if constexpr (BUG != Bug::no_warpgroup_wait)           // --bug no_warpgroup_wait deletes this wait
+      warpgroup_wait<kWgmmaInFlight>();                     // all but the batch just issued are done
+    warpgroup_fence_operand(tCrC);
+    if (k_tile > 0) {
+      if (threadIdx.x % kWarpgroupThreads == 0) arrive_barrier(smem.empty[release.index]);
+      release.advance();
+    }
+    read.advance();
+  }
+  //! [mainloop]
+
+  //! [epilogue]
+  // ---- Epilogue: registers -> smem -> gmem ----------------------------------------------------------
+  // The ring's bytes become the C tile. Every copy has landed (each k-tile's barrier was waited for), and
+  // every wgmma must be done reading the last k-tile before they are reused.
+  // The producer has left: the consumers meet at a named barrier of their own instead of __syncthreads.
+  warpgroup_wait<0>();                                      // the last batch too
+  warpgroup_fence_operand(tCrC);
+  cutlass::arch::NamedBarrier::sync(size(mma), 1);          // barrier 1, the consumers' threads
+  Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);  // (BLK_M,BLK_N)
+  Tensor tCsC = thr_mma.partition_C(sC);                    // (MMA,MMA_M,MMA_N)
+  // Store::owners (tests only): each thread stores its own id instead, through the same partition.
+  if (store == tut::Store::owners) tut::fill_owner_id(tCrC, 0, size(mma));
+  // copy_aligned, as step06's loads: each thread's (v0,v1) pair is two adjacent floats in sC (the
+  // swizzle moves 16-byte chunks whole), so CuTe may store it as one 64-bit word. Plain copy() leaves
+  // that to the compiler, which did it for some pairs only: 32-bit stores of a pair conflict 2-way.
+  copy_aligned(tCrC, tCsC);                                 // registers -> smem, the MMA's partition
+  cutlass::arch::NamedBarrier::sync(size(mma), 1);          // the whole C tile is in smem
+
+  // Out through the epilogue's own partition: each thread moves 16-byte chunks of whole rows.
+  ThrCopy thr_copy_c = copy_c.get_slice(threadIdx.x);
+  Tensor tDsC = thr_copy_c.partition_S(sC);                 // (CPY,CPY_M,CPY_N)
+  Tensor tDgC = thr_copy_c.partition_D(gC);                 // (CPY,CPY_M,CPY_N)
+  Tensor mcC = make_identity_tensor(shape(mC));             // (M,N) -> (m,n)
+  Tensor cC = local_tile(mcC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N) -> (m,n)
+  Tensor tDpC = tut::make_mask(thr_copy_c.partition_D(cC), shape(mC));  // (CPY,CPY_M,CPY_N) -> m<M && n<N
+  CUTE_STATIC_ASSERT_V(size<0>(tDsC) == Int<4>{});          // CPY: 4 floats, 16 bytes
+  if (vector_c) {
+    // N % 4 == 0: a chunk starts at n % 4 == 0, so its first float inside means all 4 are.
+    copy_if(copy_c, tDpC, tDsC, tDgC);                      // smem -> gmem, 128 bits per chunk inside C
+  } else {
+    copy_if(tDpC, tDsC, tDgC);                              // the same partition, one float at a time
+  }
+  //! [epilogue]
 }
 
 }  // namespace step10

@@ -18,11 +18,12 @@ namespace step10 {
 template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
-  auto aligned = [](void const* p, int bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; };
-  if (K % kChunk != 0 || !aligned(args.A, 16) || !aligned(args.B, 16))
+  auto aligned = [](void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  if (K % kChunk != 0 || !aligned(args.A) || !aligned(args.B))
     throw tut::UsageError("step10_warp_specialized: TMA needs K a multiple of " + std::to_string(kChunk) +
                           " and 16-byte aligned A and B (got K=" + std::to_string(K) + ")");
-  bool const vector_c = N % 2 == 0 && aligned(args.C, 8);  // 64-bit stores need 8-byte aligned rows
+  // 128-bit stores of C need every row to start 16-byte aligned.
+  bool const vector_c = N % kChunkC == 0 && aligned(args.C);
   typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
   typename Cfg::TiledMma mma;
   typename Cfg::SmemLayoutA sA_layout;                      // (BLK_M,BLK_K,STAGES) -> smem_idx
@@ -33,15 +34,17 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   // layouts (and encodes it with the driver's cuTensorMapEncodeTiled).
   Tensor mA = make_tensor(make_gmem_ptr(static_cast<ElementAB const*>(args.A)), make_layout_A(M, K));  // (M,K)
   Tensor mB = make_tensor(make_gmem_ptr(static_cast<ElementAB const*>(args.B)), make_layout_B(N, K));  // (N,K)
-  auto tma_a = make_tma_copy(SM90_TMA_LOAD{}, mA, sA_layout(_,_,0));  // box: (BLK_M,BLK_K)
-  auto tma_b = make_tma_copy(SM90_TMA_LOAD{}, mB, sB_layout(_,_,0));  // box: (BLK_N,BLK_K)
+  auto tma_a = make_tma_copy(CopyOpG2S{}, mA, sA_layout(_,_,0));  // box: (BLK_M,BLK_K)
+  auto tma_b = make_tma_copy(CopyOpG2S{}, mB, sB_layout(_,_,0));  // box: (BLK_N,BLK_K)
 
   auto kernel = gemm_kernel<BUG, typename Cfg::CtaTiler,
                             ElementAB, decltype(make_layout_A(M, K)), typename Cfg::SmemLayoutA, decltype(tma_a),
                             ElementAB, decltype(make_layout_B(N, K)), typename Cfg::SmemLayoutB, decltype(tma_b),
-                            ElementC, decltype(make_layout_C(M, N)), typename Cfg::TiledMma,
+                            ElementC, decltype(make_layout_C(M, N)), typename Cfg::SmemLayoutC,
+                            typename Cfg::TiledCopyC, typename Cfg::TiledMma,
                             Cfg::kProducerRegs, Cfg::kConsumerRegs>;
-  // Above 48 KB, dynamic shared memory must be asked for, once per kernel.
+  // Above 48 KB, dynamic shared memory must be asked for, once per kernel: the first launch of each Cfg
+  // does it (a function-local static), not every launch the benchmark times.
   static cudaError_t const smem_opt_in =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
   TUT_CUDA_CHECK(smem_opt_in);
@@ -54,7 +57,7 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
       cta_tiler,
       make_layout_A(M, K), sA_layout, tma_a,
       make_layout_B(N, K), sB_layout, tma_b,
-      args.C, make_layout_C(M, N), vector_c,
+      args.C, make_layout_C(M, N), typename Cfg::SmemLayoutC{}, typename Cfg::TiledCopyC{}, vector_c,
       mma, args.store, Cfg::kSchedule);
 }
 //! [launch]

@@ -87,6 +87,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   constexpr int S = Cfg::kStages;
   typename Cfg::CtaTiler cta_tiler;
   typename Cfg::TiledMma mma;
+  typename Cfg::TiledCopyC copy_c;
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
   int const wg_rows = bm / Cfg::kConsumers;
 
@@ -107,6 +108,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
              "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
   print_item(os, "TMA", "SM90_TMA_LOAD, make_tma_copy(op, mA, sA(_,_,0)) and the same for B",
              "one box per operand and k-tile");
+  int const c_thr_n = bn / kChunkC, c_thr_m = Cfg::kMmaThreads / c_thr_n;
+  print_item(os, "epilogue",
+             "UniversalCopy<uint128_t> x threads (" + str(c_thr_m) + "," + str(c_thr_n) + "):(" + str(c_thr_n) +
+                 ",1) x values (1,4)",
+             "smem -> gmem by the consumers, 16 bytes per store, as step09");
   print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "a TMA row pitch is a multiple of 16 bytes");
 
   auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
@@ -126,10 +132,12 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   os << "  Sw<3,4,3> acts on the byte address: 16-byte chunk c of 128-byte row r (of 8) is stored at chunk c ^ r.\n";
   print_item(os, "sA", plain(typename Cfg::SmemLayoutA{}), "(BLK_M,BLK_K,STAGES) -> smem_idx, the atom tiled");
   print_item(os, "sB", plain(typename Cfg::SmemLayoutB{}), "(BLK_N,BLK_K,STAGES) -> smem_idx");
+  print_item(os, "sC", plain(typename Cfg::SmemLayoutC{}), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)");
   print_item(os, "stage", str(Cfg::kStageBytes) + " bytes",
              "a k-tile of A " + str(Cfg::kStageBytesA) + " + of B " + str(Cfg::kStageBytesB));
   print_item(os, "smem", str(Cfg::kSmemBytes) + " bytes per CTA",
-             str(S) + " stages x " + str(Cfg::kStageBytes) + ", 2 x " + str(S) + " mbarriers, 1 KB alignment");
+             str(S) + " stages x " + str(Cfg::kStageBytes) + " (sC's " + str(bm * bn * int(sizeof(ElementC))) +
+                 " reuse them), 2 x " + str(S) + " mbarriers, 1 KB alignment");
 
   int const m0 = o.tile.m * bm, n0 = o.tile.n * bn;  // the tile's first row and col
   os << "\n  TMA: one thread issues two copies per k-tile; each moves one box, gmem -> one stage of smem\n";
@@ -168,6 +176,15 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   auto [rows, cols] = tut::rows_cols(tut::coords_of(thr_mma.partition_C(t.cC)));
   print_item(os, "C rows", rows, "global rows, as partition_C(cC) says");
   print_item(os, "C cols", cols);
+
+  Tensor sC = make_tensor(make_smem_ptr(static_cast<ElementC*>(nullptr)), typename Cfg::SmemLayoutC{});  // (BLK_M,BLK_N)
+  auto thr_copy_c = copy_c.get_slice(T);
+  Tensor csC = make_identity_tensor(make_shape(bm, bn));  // (BLK_M,BLK_N) -> (m,n)
+  os << "\n  epilogue (step09's): registers -> sC through partition_C, then thr_copy_c = copy_c.get_slice(" << T << ")\n";
+  print_item(os, "tCsC", plain(thr_mma.partition_C(sC).layout()), "(MMA,MMA_M,MMA_N) = partition_C(sC)");
+  print_item(os, "tDsC", plain(thr_copy_c.partition_S(sC).layout()), "(CPY,CPY_M,CPY_N) = partition_S(sC)");
+  print_item(os, "tDgC", plain(thr_copy_c.partition_D(t.gC).layout()), "(CPY,CPY_M,CPY_N) = partition_D(gC)");
+  print_item(os, "", tut::elements(thr_copy_c.partition_D(csC), "sC m", "n"), "the C entries it stores");
   int const mma_k = int(size<2>(tCsA));
   int const k_tiles = int(size<2>(t.gA));
   os << "\n  gemm() per k-tile: " << mma_k << " wgmma (MMA_K) per warpgroup, each " << wg_rows << "x" << bn
@@ -175,47 +192,42 @@ void trace_config(std::ostream& os, tut::Options const& o) {
      << " wgmma per warpgroup\n";
 
   // ---- What is new -----------------------------------------------------------------------------------
-  tut::print_section(os, 4, "What is new: TMA, wgmma, warp specialization and an mbarrier pipeline");
-  using Atom = typename Cfg::TiledMma::Atom;
-  os << "  The wgmma atom's layouts, (thread,value) -> index of its 64x" << bn << "x16 tile:\n";
-  print_item(os, "ALayout", plain(typename Atom::Traits::ALayout{}),
-             "(T128,V64x16) -> (m,k): stride 0 in T, all of A's tile from smem");
-  print_item(os, "BLayout", plain(typename Atom::Traits::BLayout{}), "(T128,V" + str(bn) + "x16) -> (n,k)");
-  print_item(os, "CLayout", plain(typename Atom::Traits::CLayout{}),
-             "(T128,V" + str(64 * bn / 128) + ") -> m + 64n: the accumulators");
-  os << "  Thread t of a warpgroup holds rows 16(t/32) + (t%32)/4 and that + 8, columns 2(t%4), 2(t%4)+1 of every\n"
-     << "  8-column group: warp w owns rows 16w..16w+15, as mma.sync's C fragment repeated " << bn / 8 << " times.\n\n";
-  auto const cells = tut::tv_cells(typename Atom::Traits::CLayout{}, 64, bn);
-  std::vector<std::pair<int, int>> top(cells.begin(), cells.begin() + 16 * bn);  // rows 0..15: warp 0
-  for (auto const& line : tut::tv_grid("  C: who holds C(m,n) of a warpgroup's 64x" + str(bn) +
-                                           " tile, rows 0..15 (warp 0), cols 0..15",
-                                       top, 16, bn, 0, 16, 'm', 'n'))
-    os << line << '\n';
-
-  os << "\n  Warp specialization: the producer warpgroup (" << Cfg::kProducerRegs << " registers) only waits and issues"
-     << " TMA copies;\n  the consumers (" << Cfg::kConsumerRegs << " registers, " << str(size(thr_mma.make_fragment_C(tCgC)))
-     << " of them accumulators) only wait and issue wgmma. Neither\n  copies a byte itself, so no thread's registers"
-     << " hold A or B, and no __syncthreads follows the setup.\n\n";
+  tut::print_section(os, 4, "What is new: warp roles, setmaxnreg, and empty barriers with their parity");
+  os << "  Warp specialization: the producer warpgroup (threads " << Cfg::kMmaThreads << ".." << Cfg::kThreads - 1
+     << ", " << Cfg::kProducerRegs << " registers after setmaxnreg) only\n  waits on empty barriers and issues TMA"
+     << " copies, from its first thread. The consumers (threads 0.." << Cfg::kMmaThreads - 1 << ",\n  "
+     << Cfg::kConsumerRegs << " registers, " << str(size(thr_mma.make_fragment_C(tCgC)))
+     << " of them accumulators) only wait on full barriers, issue wgmma, and store C.\n"
+     << "  No __syncthreads follows the setup: step09's one per k-tile is gone, and the epilogue's two meet\n"
+     << "  the " << Cfg::kMmaThreads << " consumer threads only, at named barrier 1 (the producer has returned).\n\n";
   tut::print_k_edge(os, K, bk);
   os << "  The TMA unit fills what lies outside A and B with zeros (rows past M or N, k past K), and still\n"
      << "  counts the whole box's bytes on the full barrier.\n\n";
   print_barriers<Cfg>(os, k_tiles);
 
-  // The epilogue's masks, as the kernel makes them.
-  Tensor tCpC = tut::make_mask(thr_mma.partition_C(t.cC), shape(t.mC));  // (MMA,MMA_M,MMA_N) -> m<M && n<N
-  int inside = 0;
-  for (int i = 0; i < int(size(tCpC)); ++i) inside += tCpC(i) ? 1 : 0;
-  bool const whole = m0 + bm <= M && n0 + bn <= N;
-  os << "\n  The epilogue stores straight from the accumulators, through partition_C(gC).\n";
-  if (whole && N % 2 == 0)
-    os << "  This CTA's tile lies inside C and N is even: each (v0,v1) pair, adjacent columns of one row, is one\n"
-       << "  64-bit store; a warp's 32 lanes store 8 rows x 32 bytes per instruction. Thread " << T << " stores all "
-       << inside << " of its entries.\n";
+  // The epilogue's partition and masks, as the kernel makes them.
+  Tensor tDcC = thr_copy_c.partition_D(t.cC);           // (CPY,CPY_M,CPY_N) -> (m,n)
+  Tensor tDpC = tut::make_mask(tDcC, shape(t.mC));      // (CPY,CPY_M,CPY_N) -> m<M && n<N
+  int chunks = 0, inside = 0, floats = 0;
+  for (int j = 0; j < int(size(tDpC)) / kChunkC; ++j) {
+    ++chunks;
+    inside += tDpC(kChunkC * j) ? 1 : 0;
+    for (int v = 0; v < kChunkC; ++v) floats += tDpC(kChunkC * j + v) ? 1 : 0;
+  }
+  os << "\n  The epilogue is step09's, by the consumers: after warpgroup_wait<0>() and their barrier, copy(tCrC, tCsC) puts the\n"
+     << "  accumulators in sC through partition_C, which now follows wgmma's C layout, a barrier, then\n"
+     << "  copy_if(copy_c, tDpC, tDsC, tDgC) stores whole rows, " << c_thr_n << " threads per row of " << bn
+     << " floats.\n";
+  auto rest = [](int done, int of) {
+    return done == of ? ": all lie inside C.\n" : done == 0 ? ": none lies inside C.\n" : "; the rest lie outside C.\n";
+  };
+  if (N % kChunkC == 0)
+    os << "  N % 4 == 0: 128-bit stores. Thread " << T << " stores " << inside << " of its " << chunks << " chunks"
+       << rest(inside, chunks);
   else
-    os << "  " << (whole ? "N is odd, so rows of C do not start 8-byte aligned" : "This CTA's tile passes the edge of C")
-       << ": the same partition stores float by float,\n  masked. Thread " << T << " stores "
-       << (inside == 0 ? "none" : str(inside)) << " of its " << str(size(tCpC)) << " entries"
-       << (inside == int(size(tCpC)) ? ".\n" : inside == 0 ? ": all lie outside C.\n" : "; the rest lie outside C.\n");
+    os << "  N % 4 != 0: rows of C do not start 16-byte aligned, so the same partition stores one float at a\n"
+       << "  time. Thread " << T << " stores " << floats << " of its " << chunks * kChunkC << " floats"
+       << rest(floats, chunks * kChunkC);
 }
 
 // --svg: the barrier pipeline as a timeline, the TMA's boxes over A, and the order of the tiles at a
@@ -295,12 +307,14 @@ tut::Step const& step() {
         tut::Check::sass,
         "", "verification and racecheck pass on the GPU: the missing WARPGROUP.DEPBAR.LE gsb0, 0x1 is its only trace",
         &launch<Default, Bug::no_warpgroup_wait>}},
-      {{"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16: a warpgroup's MMA, A and B read from smem"},
-       {"WARPGROUP.ARRIVE", "warpgroup_arrive(): the accumulators are ready for wgmma"},
-       {"WARPGROUP.DEPBAR.LE gsb0, 0x1", "warpgroup_wait<1>(): all but the last batch of wgmmas are done"},
-       {"UTMALDG", "the TMA load of a box (cp.async.bulk.tensor)"},
-       {"SYNCS", "the mbarriers: arrive, expect_tx, wait (try_wait)"},
-       {"USETMAXREG", "setmaxnreg: the producer gives registers back, the consumers take them"}});
+      {{"USETMAXREG", "setmaxnreg: the producer gives registers back, the consumers take them"},
+       {"SYNCS", "the mbarriers, full and empty: arrive, expect_tx, wait (try_wait)"},
+       {"BAR.SYNC.DEFER_BLOCKING 0x9, 0x100",
+        "the consumers' named barrier in the epilogue: 256 threads (0x100) at barrier 9, CUTLASS's id 1 past the 8 "
+        "it reserves"},
+       {"WARPGROUP.DEPBAR.LE gsb0, 0x1", "warpgroup_wait<1>(), before a stage is released"},
+       {"UTMALDG", "the TMA load of a box, as in step 09"},
+       {"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16, as in step 08"}});
   return s;
 }
 

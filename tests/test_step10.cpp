@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <random>
 #include <set>
@@ -22,6 +23,7 @@
 #include "pipeline.hpp"
 #include "step10_warp_specialized.hpp"
 #include "tut/format.hpp"
+#include "tut/host_smem.hpp"
 #include "tut/mask.hpp"
 
 using namespace cute;
@@ -46,30 +48,30 @@ std::string trace_of(tut::Options o) {
 TEST_CASE("the smem ring is the 128-byte swizzle TMA writes and wgmma reads, stage by stage", "[step10]") {
   for_each_config([](auto cfg) {
     using Cfg = decltype(cfg);
-    // The kernel's own tensors over 1 KB aligned storage: CuTe applies an smem layout's swizzle to the
+    // The kernel's own tensors over its SharedStorage: CuTe applies an smem layout's swizzle to the
     // pointer, in bytes, so the byte offsets below are the ones the kernel's sA(m,k,s) address.
-    auto smem = std::make_unique<typename Cfg::Smem>();
-    auto check = [](auto const* base, auto const& layout) {
-      Tensor s_tensor = make_tensor(make_smem_ptr(base), layout);  // (BLK_MN,BLK_K,STAGES)
-      int const rows = size<0>(layout), cols = size<1>(layout), stages = size<2>(layout);
-      REQUIRE(reinterpret_cast<std::uintptr_t>(base) % 1024 == 0);
+    tut::HostSmem<Cfg> smem;
+    auto check = [&](auto const& s_tensor) {
+      int const rows = size<0>(s_tensor), cols = size<1>(s_tensor), stages = size<2>(s_tensor);
+      std::int64_t const base = smem.offset(&s_tensor(0, 0, 0));
+      REQUIRE(base % 1024 == 0);  // wgmma's descriptors assume the pattern starts on a 1 KB boundary
       REQUIRE(stages == Cfg::kStages);
       REQUIRE(cols == 64);  // 128 bytes of halves: one swizzle row
       std::vector<int> hits(std::size_t(rows * cols * stages), 0);
       for (int s = 0; s < stages; ++s)
         for (int mn = 0; mn < rows; ++mn)
           for (int k = 0; k < cols; ++k) {
-            int const byte = int(reinterpret_cast<char const*>(&s_tensor(mn, k, s)) - reinterpret_cast<char const*>(base));
-            // CU_TENSOR_MAP_SWIZZLE_128B (and wgmma's "128B swizzle" mode): rows of 128 bytes, 8 to a 1 KB
-            // atom, atoms stacked along mn; in row r of an atom the 16-byte chunk c is stored at c ^ r.
+            std::int64_t const byte = smem.offset(&s_tensor(mn, k, s)) - base;
+            // wgmma's "128B swizzle" mode: rows of 128 bytes, 8 to a 1 KB atom, atoms stacked along mn; in
+            // row r of an atom the 16-byte chunk c is stored at c ^ r (CU_TENSOR_MAP_SWIZZLE_128B too).
             int const chunk = (k / 8) ^ (mn % 8);
             REQUIRE(byte == s * rows * 128 + (mn / 8) * 1024 + (mn % 8) * 128 + chunk * 16 + (k % 8) * 2);
             ++hits[std::size_t(byte / 2)];
           }
       for (int h : hits) REQUIRE(h == 1);
     };
-    check(smem->A.begin(), typename Cfg::SmemLayoutA{});
-    check(smem->B.begin(), typename Cfg::SmemLayoutB{});
+    check(smem.sA());
+    check(smem.sB());
   });
   CHECK(plain(step10::SmemAtomAB{}) == "Sw<3,4,3> o (8,64):(64,1)");
   CHECK(plain(typename Default::SmemLayoutA{}) == "Sw<3,4,3> o ((8,16),(64,1),(1,4)):((64,512),(1,0),(0,8192))");
@@ -282,30 +284,120 @@ TEST_CASE("the barrier schedule the printout shows: stages round the ring, parit
   }
 }
 
-TEST_CASE("the epilogue's masks at every coordinate: each entry of C stored once", "[step10]") {
-  using Cfg = Default;
-  typename Cfg::TiledMma mma;
-  typename Cfg::CtaTiler tiler;
-  for (auto [M, N] : {std::pair{1, 1}, std::pair{129, 257}, std::pair{300, 301}, std::pair{256, 512}}) {
-    INFO(M << "x" << N);
-    int const gx = ceil_div(M, 128), gy = ceil_div(N, 256);
-    Tensor mcC = make_identity_tensor(make_shape(M, N));
-    int stored = 0;
+TEST_CASE("the epilogue: sC's accesses are conflict-free, and its copy partition stores whole rows", "[step10]") {
+  for_each_config([](auto cfg) {
+    using Cfg = decltype(cfg);
+    tut::HostSmem<Cfg> smem;
+    Tensor sC = smem.sC();                          // (BLK_M,BLK_N)
+    Tensor csC = make_identity_tensor(product_each(shape(sC)));  // (BLK_M,BLK_N) -> (m,n)
+    int const bm = size<0>(sC), bn = size<1>(sC);
+    REQUIRE(int(cosize(sC.layout())) == bm * bn);
+    // The MMA's stores: each lane's (v0,v1) pair is 8 contiguous bytes, one 64-bit store. The hardware
+    // serves a 64-bit store in two phases of 16 lanes (128 bytes each): conflict-free when each phase's
+    // 32 words fall in 32 different banks.
+    typename Cfg::TiledMma mma;
+    for (int warp = 0; warp < Cfg::kMmaThreads / 32; ++warp) {
+      std::vector<std::vector<std::int64_t>> bytes(32);
+      for (int lane = 0; lane < 32; ++lane) {
+        Tensor tCsC = mma.get_slice(32 * warp + lane).partition_C(sC);  // (MMA,MMA_M,MMA_N)
+        for (int i = 0; i < int(size(tCsC)); i += 2) {
+          REQUIRE(&tCsC(i + 1) == &tCsC(i) + 1);  // v0, v1: two adjacent floats, through the swizzle
+          REQUIRE(smem.offset(&tCsC(i)) % 8 == 0);
+          bytes[std::size_t(lane)].push_back(smem.offset(&tCsC(i)));
+        }
+      }
+      for (std::size_t p = 0; p < bytes[0].size(); ++p)
+        for (int half = 0; half < 2; ++half) {
+          CAPTURE(warp, p, half);
+          std::set<std::int64_t> banks;
+          for (int lane = 16 * half; lane < 16 * half + 16; ++lane)
+            for (int w = 0; w < 2; ++w) banks.insert((bytes[std::size_t(lane)][p] / 4 + w) % 32);
+          REQUIRE(banks.size() == 32);  // 16 lanes x 2 words: every bank once, 1 wavefront
+        }
+    }
+    // The epilogue's copy: every (m,n) once, 4 consecutive n per chunk, 16 contiguous bytes of sC and of a
+    // row-major gC; a warp's instruction covers whole rows (the 128-bit loads: 8 chunks of one bank row
+    // per phase, so conflict-free too).
+    typename Cfg::TiledCopyC copy_c;
+    std::map<std::pair<int, int>, int> seen;
+    int const N = 1000;  // a row-major C whose rows start 16-byte aligned (N % 4 == 0), wider than the tile
+    std::vector<float> g(std::size_t(bm) * N);
+    Tensor gC = make_tensor(make_gmem_ptr(g.data()), make_layout(make_shape(bm, bn), make_stride(N, Int<1>{})));
+    for (int warp = 0; warp < Cfg::kMmaThreads / 32; ++warp) {
+      // Per lane and instruction j: the chunk's 16-byte bank group in sC, and its (m, first n).
+      std::vector<std::vector<std::int64_t>> group(32);
+      std::vector<std::vector<std::pair<int, int>>> first(32);
+      for (int lane = 0; lane < 32; ++lane) {
+        auto thr = copy_c.get_slice(32 * warp + lane);
+        Tensor c = group_modes<1, 3>(thr.partition_S(csC));  // (CPY,chunk) -> (m,n)
+        Tensor s = group_modes<1, 3>(thr.partition_S(sC));   // (CPY,chunk) -> smem
+        Tensor d = group_modes<1, 3>(thr.partition_D(gC));   // (CPY,chunk) -> gmem
+        REQUIRE(int(size<0>(c)) == 4);
+        for (int j = 0; j < int(size<1>(c)); ++j) {
+          REQUIRE(smem.offset(&s(0, j)) % 16 == 0);
+          REQUIRE((&d(0, j) - g.data()) % 4 == 0);
+          for (int e = 0; e < 4; ++e) {
+            ++seen[{int(get<0>(c(e, j))), int(get<1>(c(e, j)))}];
+            REQUIRE(get<0>(c(e, j)) == get<0>(c(0, j)));
+            REQUIRE(get<1>(c(e, j)) == get<1>(c(0, j)) + e);
+            REQUIRE(&s(e, j) == &s(0, j) + e);
+            REQUIRE(&d(e, j) == &d(0, j) + e);
+          }
+          group[std::size_t(lane)].push_back(smem.offset(&s(0, j)) / 16 % 8);
+          first[std::size_t(lane)].push_back({int(get<0>(c(0, j))), int(get<1>(c(0, j)))});
+        }
+      }
+      for (std::size_t j = 0; j < group[0].size(); ++j) {
+        CAPTURE(warp, j);
+        // The 128-bit loads: phase p (lanes 8p..8p+7) reads 8 chunks covering the 8 bank groups.
+        for (int phase = 0; phase < 4; ++phase) {
+          std::set<std::int64_t> groups;
+          for (int l = 8 * phase; l < 8 * phase + 8; ++l) groups.insert(group[std::size_t(l)][j]);
+          REQUIRE(groups.size() == 8);
+        }
+        // The stores: 32 chunks, whole rows of gC (bn/4 lanes a row), contiguous in each row.
+        std::map<int, std::set<int>> cols_of_row;
+        for (int lane = 0; lane < 32; ++lane) {
+          auto const [m, n] = first[std::size_t(lane)][j];
+          for (int e = 0; e < 4; ++e) cols_of_row[m].insert(n + e);
+        }
+        for (auto const& [row, cols] : cols_of_row) {
+          CAPTURE(row);
+          REQUIRE(int(cols.size()) == std::min(bn, 128));  // 32 lanes x 4 floats: whole rows, or 128 of one
+          REQUIRE(*cols.rbegin() - *cols.begin() + 1 == int(cols.size()));  // contiguous
+        }
+      }
+    }
+    REQUIRE(int(seen.size()) == bm * bn);
+    for (auto const& [mn, n] : seen) REQUIRE(n == 1);
+  });
+}
+
+TEST_CASE("the epilogue's masks at every coordinate of ragged problems: each entry of C stored once", "[step10]") {
+  auto [M, N] = GENERATE(table<int, int>({{300, 600}, {1, 1}, {7, 13}, {131, 260}, {300, 301}}));
+  CAPTURE(M, N);
+  for_each_config([&](auto cfg) {
+    using Cfg = decltype(cfg);
+    auto lc = step10::make_layout_C(M, N);
+    typename Cfg::CtaTiler cta_tiler;
+    int const gx = ceil_div(M, size<0>(cta_tiler)), gy = ceil_div(N, size<1>(cta_tiler));
+    std::vector<int> stored(std::size_t(M) * N, 0);
     for (int bx = 0; bx < gx; ++bx)
       for (int by = 0; by < gy; ++by) {
-        Tensor cC = local_tile(mcC, tiler, make_coord(bx, by, _), Step<_1, _1, X>{});
+        Tensor cC = local_tile(make_identity_tensor(shape(lc)), cta_tiler, make_coord(bx, by, _), Step<_1, _1, X>{});
         for (int t = 0; t < Cfg::kMmaThreads; ++t) {
-          Tensor tCcC = mma.get_slice(t).partition_C(cC);
-          Tensor tCpC = tut::make_mask(tCcC, make_shape(M, N));
-          for (int i = 0; i < int(size(tCcC)); ++i) {
-            bool const in = get<0>(tCcC(i)) < M && get<1>(tCcC(i)) < N;
-            REQUIRE(bool(tCpC(i)) == in);
-            stored += in;
+          CAPTURE(bx, by, t);
+          Tensor tDcC = typename Cfg::TiledCopyC{}.get_slice(t).partition_D(cC);
+          Tensor tDpC = tut::make_mask(tDcC, shape(lc));
+          for (int i = 0; i < int(size(tDcC)); ++i) {
+            int const m = get<0>(tDcC(i)), n = get<1>(tDcC(i));
+            REQUIRE(bool(tDpC(i)) == (m < M && n < N));
+            if (tDpC(i)) ++stored[std::size_t(m) * N + n];
           }
         }
       }
-    CHECK(stored == M * N);  // the masked partitions of all CTAs cover C exactly once
-  }
+    for (int n : stored) REQUIRE(n == 1);
+  });
 }
 
 namespace {
@@ -349,11 +441,14 @@ TEST_CASE("smem: four stages of 48 KB and the barriers, within an H100 block's 2
   CHECK(Default::kSmemBytes == int(sizeof(typename Default::Smem)));
   CHECK(Default::kSmemBytes >= 4 * Default::kStageBytes + 2 * 4 * 8);
   CHECK(Default::kSmemBytes <= 4 * Default::kStageBytes + 1024);  // nothing but alignment beyond them
-  CHECK(offsetof(typename Default::Smem, A) % 1024 == 0);
-  CHECK(offsetof(typename Default::Smem, B) % 1024 == 0);
+  tut::HostSmem<Default> smem;
+  CHECK(smem.offset(&smem.sA()(0, 0, 0)) % 1024 == 0);
+  CHECK(smem.offset(&smem.sB()(0, 0, 0)) % 1024 == 0);
+  CHECK(smem.offset(&smem.storage->full[0]) == 4 * Default::kStageBytes);  // after the ring, outside the union
+  CHECK(smem.offset(&smem.storage->empty[0]) == 4 * Default::kStageBytes + 4 * 8);
 }
 
-TEST_CASE("the printout: TMA boxes, the atom, the accumulators, the barrier phases, the epilogue", "[step10]") {
+TEST_CASE("the printout: the roles and their registers, TMA boxes, the barrier phases, the epilogue", "[step10]") {
   tut::Options o;
   o.problem = step10::step().defaults;  // 300 x 600 x 512: tiles 3 x 3, 8 k-tiles
   std::string const out = trace_of(o);
@@ -361,11 +456,11 @@ TEST_CASE("the printout: TMA boxes, the atom, the accumulators, the barrier phas
   CHECK(has("box A      64 x 128 halves (k x m), 16384 bytes"));
   CHECK(has("box B      64 x 256 halves (k x n), 32768 bytes"));
   CHECK(has("smem       197632 bytes per CTA"));
-  CHECK(has("CLayout    ((4,8,4),(2,2,32)):((128,1,16),(64,8,512))"));
-  CHECK(has("    8 | T0V2 T0V3 T1V2 T1V3 T2V2 T2V3 T3V2 T3V3 T0V6 T0V7"));
+  CHECK(has("warpgroups 2 consumers (threads 0..255) + 1 producer (threads 256..383)"));
+  CHECK(has("setmaxnreg producer 40, consumers 232 registers per thread  128x40 + 256x232 = 64512 of 65536"));
   CHECK(has("    0       0      parity 1 (passes: fresh)      TMA A,B  parity 0                     -"));
   CHECK(has("    4       0      parity 0 (k-tile 0 read)      TMA A,B  parity 1                     empty[3] (k-tile 3)"));
-  CHECK(has("Thread 0 stores all 128 of its entries."));
+  CHECK(has("N % 4 == 0: 128-bit stores. Thread 0 stores 32 of its 32 chunks: all lie inside C."));
   o.tile = {2, 2};
   o.thread = 200;
   std::string const edge = trace_of(o);
@@ -373,7 +468,8 @@ TEST_CASE("the printout: TMA boxes, the atom, the accumulators, the barrier phas
   CHECK(edge.find("Tile (2,2) is computed by CTA blockIdx.x = 8.") != std::string::npos);
   CHECK(edge.find("A rows     256..383, of which 256..299 exist; 84 rows of zeros") != std::string::npos);
   CHECK(edge.find("B rows     512..767, of which 512..599 exist; 168 rows of zeros") != std::string::npos);
-  CHECK(edge.find("This CTA's tile passes the edge of C") != std::string::npos);
+  // Rows 256..299 and cols 512..599 of the tile exist: thread 200's chunks start at rows 259, 263, ...
+  CHECK(edge.find("Thread 200 stores 11 of its 32 chunks; the rest lie outside C.") != std::string::npos);
 }
 
 TEST_CASE("the printed L2 group is the kernel's schedule, and the kernel's CTAs visit the tiles that way", "[step10]") {

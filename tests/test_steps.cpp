@@ -217,6 +217,8 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
           {"step04_swizzle", {"banks_store.svg", "banks_load.svg", "banks_tile.svg"}},
           {"step06_global_gemm", {"banks_store.svg", "banks_load.svg", "banks_tile.svg"}},
           {"step07_multistage", {"stage_ring.svg", "ldmatrix.svg"}},
+          {"step08_wgmma", {"stage_ring.svg"}},
+          {"step09_tma", {"barriers.svg", "tma_box.svg"}},
           {"step10_warp_specialized", {"barriers.svg", "tma_box.svg", "tile_order.svg"}}};
       CHECK((v.extra_svg != nullptr) == (own.count(s.name) == 1));
       if (own.count(s.name))

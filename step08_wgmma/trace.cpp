@@ -1,0 +1,336 @@
+// Step 08's printout: the CTA tiler and grid, the GMMA smem atom and ring, one thread's cp.async, wgmma and
+// epilogue partitions, and what is new: what the atom does to byte addresses, the descriptors that stand
+// for fragments, the accumulators' TV layout per warpgroup, and the pipeline with one wgmma batch running.
+#include <algorithm>
+#include <cstdint>
+#include <ostream>
+#include <set>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+#include "config.hpp"
+#include "pipeline.hpp"
+#include "registered_step.hpp"
+#include "step08_wgmma.hpp"
+#include "tut/make_step.hpp"
+#include "tut/mask.hpp"
+#include "tut/pictures.hpp"
+#include "tut/printout.hpp"
+#include "tut/svg.hpp"
+
+namespace step08 {
+
+namespace {
+
+using tut::plain;
+using tut::print_item;
+using tut::str;
+
+// "128x256": the name of a configuration (--variant), its CTA tile.
+template <class Cfg>
+std::string name_of() {
+  typename Cfg::CtaTiler t;
+  return str(size<0>(t)) + "x" + str(size<1>(t));
+}
+
+// The pipeline's first k-tiles: which stage is filled and which is read, as the kernel's PipeState goes,
+// and which wgmma batch each iteration leaves running.
+template <class Cfg>
+void print_timeline(std::ostream& os, int k_tiles) {
+  constexpr int S = Cfg::kStages;
+  auto const schedule = pipeline_schedule<S>(k_tiles);
+  int const shown = std::min<int>(int(schedule.size()), copies_ahead<S>() + 7);
+  os << "  The pipeline, " << S << " stages, " << k_tiles << " k-tile" << (k_tiles == 1 ? "" : "s")
+     << " for this CTA (group g carries k-tile g; one group per fill,\n  empty when no k-tile is left):\n\n"
+     << "    iteration    wgmma reads     cp.async fills            groups  wait<" << groups_in_flight<S>()
+     << "> ensures     left running\n";
+  auto fill = [](PipeStep const& p) {
+    return p.fill_k_tile >= 0 ? "k-tile " + str(p.fill_k_tile) + " -> stage " + str(p.fill_stage)
+                              : "nothing (stage " + str(p.fill_stage) + "), empty";
+  };
+  for (int i = 0; i < shown; ++i) {
+    PipeStep const& p = schedule[std::size_t(i)];
+    bool const prologue = p.k_tile < 0;
+    std::string const it = prologue ? "prologue" : "k-tile " + str(p.k_tile);
+    std::string const reads = prologue ? "-" : "stage " + str(p.read_stage);
+    // The wait at the top of iteration t leaves groups_in_flight groups: those committed before it.
+    int const before = p.committed - (prologue ? 0 : 1);
+    int const landed = std::min(before - groups_in_flight<S>(), k_tiles);
+    std::string const ensures = prologue || landed < 1 ? "" : "k-tiles 0.." + str(landed - 1);
+    std::string const running = p.running < 0 ? "" : "k-tile " + str(p.running) + "'s batch";
+    os << "    " << std::left;
+    os.width(13);
+    os << it;
+    os.width(16);
+    os << reads;
+    os.width(26);
+    os << fill(p);
+    os.width(8);
+    os << p.committed;
+    os.width(18);
+    os << ensures << running << std::right << '\n';
+  }
+  if (int(schedule.size()) > shown) os << "    ... (the same, round the ring)\n";
+  os << "\n  The wgmmas read k-tile t from stage t % " << S << ". The fill in iteration t goes to the stage k-tile\n"
+     << "  t-" << kWgmmaInFlight + 1 << " was read from: each warpgroup waited for that batch (warpgroup_wait<"
+     << kWgmmaInFlight << "> in iteration t-1)\n  before the barrier at the top of iteration t. Stage (t-1) % " << S
+     << " is not refilled yet: k-tile t-1's\n  batch may still be reading it. So cp.async runs " << copies_ahead<S>()
+     << " k-tiles ahead, not step 07's STAGES-1 = " << S - 1 << ".\n";
+}
+
+template <class Cfg>
+void trace_config(std::ostream& os, tut::Options const& o) {
+  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
+  int const T = int(o.thread);
+  constexpr int S = Cfg::kStages;
+  typename Cfg::CtaTiler cta_tiler;
+  typename Cfg::TiledMma mma;
+  typename Cfg::TiledCopyA copy_a;
+  typename Cfg::TiledCopyB copy_b;
+  typename Cfg::TiledCopyC copy_c;
+  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
+  int const wg_rows = bm / Cfg::kWarpgroups;
+
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  print_item(os, "config", name_of<Cfg>(), "--variant");
+  print_item(os, "warpgroups", str(Cfg::kWarpgroups) + " of 4 warps (" + str(Cfg::kThreads) + " threads)",
+             "each copies and computes, as step07's warps did");
+  print_item(os, "stages", str(S), "k-tiles in the smem ring");
+  static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
+  print_item(os, "TiledMMA",
+             "SM90_64x" + str(bn) + "x16_F32F16F16_SS<K,K> x warpgroups " + plain(Shape<Int<Cfg::kWarpgroups>, _1, _1>{}),
+             "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
+  int const copy_thr_k = bk / kChunk, copy_thr_m = Cfg::kThreads / copy_thr_k;
+  static_assert(std::is_same_v<CopyOpG2S, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>>, "the name printed below");
+  print_item(os, "TiledCopy",
+             "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t> x threads (" + str(copy_thr_m) + "," + str(copy_thr_k) +
+                 "):(" + str(copy_thr_k) + ",1) x values (1,8)",
+             std::string("gmem -> smem, as step07") + (tut::zero_fills_v<CopyOpG2S> ? ", zero-fill" : ", no zero-fill"));
+  int const c_thr_n = bn / kChunkC, c_thr_m = Cfg::kThreads / c_thr_n;
+  print_item(os, "epilogue",
+             "UniversalCopy<uint128_t> x threads (" + str(c_thr_m) + "," + str(c_thr_n) + "):(" + str(c_thr_n) +
+                 ",1) x values (1,4)",
+             "smem -> gmem, 16 bytes per store, as step07");
+  print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "whole 16-byte chunks per row");
+
+  auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
+                                                    make_layout_C(M, N), o.tile.m, o.tile.n);
+  tut::HostSmem<Cfg> smem;
+  Tensor sA = smem.sA();                                // (BLK_M,BLK_K,STAGES)
+  Tensor sB = smem.sB();                                // (BLK_N,BLK_K,STAGES)
+  Tensor sC = smem.sC();                                // (BLK_M,BLK_N)
+  int const stage_a = bm * bk * int(sizeof(ElementAB)), stage_b = bn * bk * int(sizeof(ElementAB));
+  int const c_bytes = bm * bn * int(sizeof(ElementC));
+
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
+  os << "  shared memory: a ring of " << S << " k-tiles of A and of B in GMMA's 128-byte swizzle atom, then the C\n"
+     << "  tile in the same bytes\n";
+  static_assert(std::is_same_v<SmemAtomAB, GMMA::Layout_K_SW128_Atom<half_t>>, "the name printed below");
+  print_item(os, "atom", plain(SmemAtomAB{}), "GMMA::Layout_K_SW128_Atom<half_t>: 8 rows x 64 halves, 1 KB");
+  print_item(os, "sA", plain(typename Cfg::SmemLayoutA{}), "(BLK_M,BLK_K,STAGES) -> smem_idx, the atom tiled");
+  print_item(os, "sB", plain(typename Cfg::SmemLayoutB{}), "(BLK_N,BLK_K,STAGES) -> smem_idx");
+  print_item(os, "sC", plain(sC.layout()), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)");
+  print_item(os, "stage", str(Cfg::kStageBytes) + " bytes",
+             "a k-tile of A " + str(stage_a) + " + of B " + str(stage_b));
+  print_item(os, "smem", str(Cfg::kSmemBytes) + " bytes per CTA",
+             str(S) + " stages x " + str(Cfg::kStageBytes) + "; sC's " + str(c_bytes) + " reuse them");
+  tut::print_copy_partition(os, t, sA, sB, copy_a, copy_b, T, "cp.async chunks of each k-tile", false);
+
+  ThrMMA thr_mma = mma.get_slice(T);
+  int const wg = T / kWarpgroupThreads;
+  Tensor tCsA = thr_mma.partition_A(sA);                // (MMA,MMA_M,MMA_K,STAGES)
+  Tensor tCsB = thr_mma.partition_B(sB);                // (MMA,MMA_N,MMA_K,STAGES)
+  Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
+  Tensor csA = make_identity_tensor(make_shape(bm, bk));  // (BLK_M,BLK_K) -> (m,k)
+  Tensor csB = make_identity_tensor(make_shape(bn, bk));  // (BLK_N,BLK_K) -> (n,k)
+  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % kWarpgroupThreads << " of warpgroup " << wg
+     << " (warp " << T / 32 << "), the warpgroup at " << tut::thread_mn(mma, T) << "\n";
+  os << "  (Offsets before the swizzle: CuTe keeps a GMMA smem tensor's swizzle in its pointer.)\n";
+  print_item(os, "tCsA", plain(tCsA.layout()), "(MMA,MMA_M,MMA_K,STAGES) = partition_A(sA)");
+  print_item(os, "", tut::elements(thr_mma.partition_A(csA), "sA m", "k"), "its warpgroup's rows, every k");
+  print_item(os, "tCsB", plain(tCsB.layout()), "(MMA,MMA_N,MMA_K,STAGES) = partition_B(sB)");
+  print_item(os, "", tut::elements(thr_mma.partition_B(csB), "sB n", "k"), "all of B's tile");
+  print_item(os, "tCrA", "(MMA,MMA_M,MMA_K,STAGES): " + plain(shape(tCsA)) + " descriptors",
+             "make_fragment_A(tCsA): one 64-bit smem descriptor per wgmma");
+  print_item(os, "tCrB", "(MMA,MMA_N,MMA_K,STAGES): " + plain(shape(tCsB)) + " descriptors", "make_fragment_B(tCsB)");
+  print_item(os, "tCgC", plain(tCgC.layout()), "(MMA,MMA_M,MMA_N) = partition_C(gC)");
+  print_item(os, "tCrC", plain(thr_mma.make_fragment_C(tCgC).layout()),
+             str(size(thr_mma.make_fragment_C(tCgC))) + " fp32 accumulators in registers");
+  auto [rows, cols] = tut::rows_cols(tut::coords_of(thr_mma.partition_C(t.cC)));
+  print_item(os, "C rows", rows, "global rows, as partition_C(cC) says");
+  print_item(os, "C cols", cols);
+
+  auto thr_copy_c = copy_c.get_slice(T);
+  Tensor csC = make_identity_tensor(make_shape(bm, bn));  // (BLK_M,BLK_N) -> (m,n)
+  os << "\n  epilogue (step07's): registers -> sC through partition_C, then thr_copy_c = copy_c.get_slice(" << T << ")\n";
+  print_item(os, "tCsC", plain(thr_mma.partition_C(sC).layout()), "(MMA,MMA_M,MMA_N) = partition_C(sC)");
+  print_item(os, "tDsC", plain(thr_copy_c.partition_S(sC).layout()), "(CPY,CPY_M,CPY_N) = partition_S(sC)");
+  print_item(os, "tDgC", plain(thr_copy_c.partition_D(t.gC).layout()), "(CPY,CPY_M,CPY_N) = partition_D(gC)");
+  print_item(os, "", tut::elements(thr_copy_c.partition_D(csC), "sC m", "n"), "the C entries it stores");
+
+  int const mma_k = int(size<2>(tCsA));
+  int const k_tiles = int(size<2>(t.gA));
+  os << "\n  gemm() per k-tile: " << mma_k << " wgmma (MMA_K) per warpgroup, each " << wg_rows << "x" << bn
+     << "x16; loop counts: " << k_tiles << " k-tiles x " << mma_k << " = " << k_tiles * mma_k
+     << " wgmma per warpgroup\n";
+
+  // ---- What is new: the warpgroup MMA ----------------------------------------------------------------
+  tut::print_section(os, 4, "What is new: wgmma from swizzled smem, descriptors, and one batch in flight");
+  os << "  The atom's swizzle, Sw<3,4,3>, acts on the byte address: 16-byte chunk c of 128-byte row r (of 8)\n"
+     << "  is stored at chunk c ^ r. Where the first 16-byte chunk of each row of stage 0 lands in sA:\n\n"
+     << "    row m   k      smem byte   chunk   bank\n";
+  for (int m = 0; m < 8; ++m)
+    for (int k : {0, 8}) {
+      std::int64_t const byte = smem.offset(&sA(m, k, 0));
+      std::string const cells[] = {str(m), str(k), str(byte), str(byte % 128 / 16), str(byte / 4 % 32)};
+      int const widths[] = {8, 7, 12, 8, 0};
+      os << "    ";
+      for (int c = 0; c < 5; ++c)
+        os << cells[c] << std::string(std::size_t(std::max<int>(widths[c] - int(cells[c].size()), 0)), ' ');
+      os << '\n';
+    }
+  os << "  The 8 rows' chunks at one k fall in 8 different 16-byte bank groups: a cp.async phase of 8 lanes\n"
+     << "  (one per row) writes all 32 banks once, and so do wgmma's own reads.\n\n";
+
+  os << "  A fragment is a descriptor, not registers: make_fragment_A(tCsA) holds, per wgmma and stage, the\n"
+     << "  64-bit GmmaDescriptor of its 64x16 slice of sA (start address >> 4, the 128B swizzle, the strides\n"
+     << "  between 8-row groups). The " << mma_k << " wgmmas of a k-tile differ only in the start address,\n"
+     << "  32 bytes (16 halves) apart inside each 128-byte row: the swizzle is applied by the hardware.\n\n";
+
+  using Atom = typename Cfg::TiledMma::Atom;
+  os << "  The wgmma atom's layouts, (thread,value) -> index of its 64x" << bn << "x16 tile:\n";
+  print_item(os, "ALayout", plain(typename Atom::Traits::ALayout{}),
+             "(T128,V64x16) -> (m,k): stride 0 in T, all of A's tile from smem");
+  print_item(os, "BLayout", plain(typename Atom::Traits::BLayout{}), "(T128,V" + str(bn) + "x16) -> (n,k)");
+  print_item(os, "CLayout", plain(typename Atom::Traits::CLayout{}),
+             "(T128,V" + str(64 * bn / 128) + ") -> m + 64n: the accumulators");
+  os << "  Thread t of a warpgroup holds rows 16(t/32) + (t%32)/4 and that + 8, columns 2(t%4), 2(t%4)+1 of every\n"
+     << "  8-column group: warp w owns rows 16w..16w+15, as mma.sync's C fragment repeated " << bn / 8 << " times.\n\n";
+  auto const cells = tut::tv_cells(typename Atom::Traits::CLayout{}, 64, bn);
+  std::vector<std::pair<int, int>> top(cells.begin(), cells.begin() + 16 * bn);  // rows 0..15: warp 0
+  for (auto const& line : tut::tv_grid("  C: who holds C(m,n) of a warpgroup's 64x" + str(bn) +
+                                           " tile, rows 0..15 (warp 0), cols 0..15",
+                                       top, 16, bn, 0, 16, 'm', 'n'))
+    os << line << '\n';
+
+  os << "\n  wgmma is asynchronous. Per k-tile each warpgroup runs warpgroup_arrive() (its accumulators are\n"
+     << "  ready), issues its " << mma_k << " wgmmas, closes them into one batch (warpgroup_commit_batch()), and\n"
+     << "  warpgroup_wait<" << kWgmmaInFlight << ">() returns once all but the newest batch are done. cp.async writes"
+     << " through\n  the generic proxy and wgmma reads through the async proxy: fence_view_async_shared() after\n"
+     << "  cp_async_wait and before the barrier makes a thread's landed chunks visible to wgmma.\n\n";
+  tut::print_k_edge(os, K, bk);
+  print_timeline<Cfg>(os, k_tiles);
+
+  // The epilogue's partition and masks, as the kernel makes them.
+  Tensor tDcC = thr_copy_c.partition_D(t.cC);           // (CPY,CPY_M,CPY_N) -> (m,n)
+  Tensor tDpC = tut::make_mask(tDcC, shape(t.mC));      // (CPY,CPY_M,CPY_N) -> m<M && n<N
+  int chunks = 0, inside = 0, floats = 0;
+  for (int j = 0; j < int(size(tDpC)) / kChunkC; ++j) {
+    ++chunks;
+    inside += tDpC(kChunkC * j) ? 1 : 0;
+    for (int v = 0; v < kChunkC; ++v) floats += tDpC(kChunkC * j + v) ? 1 : 0;
+  }
+  os << "\n  The epilogue is step07's: after warpgroup_wait<0>() and a barrier, copy(tCrC, tCsC) puts the\n"
+     << "  accumulators in sC through partition_C, which now follows wgmma's C layout, a barrier, then\n"
+     << "  copy_if(copy_c, tDpC, tDsC, tDgC) stores whole rows, " << c_thr_n << " threads per row of " << bn
+     << " floats.\n";
+  auto rest = [](int done, int of) {
+    return done == of ? ": all lie inside C.\n" : done == 0 ? ": none lies inside C.\n" : "; the rest lie outside C.\n";
+  };
+  if (N % kChunkC == 0)
+    os << "  N % 4 == 0: 128-bit stores. Thread " << T << " stores " << inside << " of its " << chunks << " chunks"
+       << rest(inside, chunks);
+  else
+    os << "  N % 4 != 0: rows of C do not start 16-byte aligned, so the same partition stores one float at a\n"
+       << "  time. Thread " << T << " stores " << floats << " of its " << chunks * kChunkC << " floats"
+       << rest(floats, chunks * kChunkC);
+}
+
+// --svg: the stage ring as a timeline, with the wgmma batch each k-tile leaves running, from the same
+// schedule the printout reads.
+template <class Cfg>
+void pipeline_pictures(tut::Options const& o, std::string const& dir) {
+  constexpr int S = Cfg::kStages;
+  int const bk = size<2>(typename Cfg::CtaTiler{});
+  int const k_tiles = int((o.problem.k + bk - 1) / bk);
+  auto const schedule = pipeline_schedule<S>(k_tiles);
+  std::vector<std::string> rows, cols;
+  for (int s = 0; s < S; ++s) rows.push_back("stage " + str(s));
+  std::vector<tut::svg::Bar> bars;
+  for (std::size_t i = 0; i < schedule.size(); ++i) {
+    PipeStep const& p = schedule[i];
+    cols.push_back(p.k_tile < 0 ? "prologue " + str(int(i) + 1) : "k-tile " + str(p.k_tile));
+    if (p.fill_k_tile < 0) {
+      bars.push_back({p.fill_stage, int(i), int(i) + 1, "empty group", "#eeeeee",
+                      "nothing left to copy: an empty cp.async group keeps the count"});
+      continue;
+    }
+    // The k-tile's copy is in flight from its fill up to the iteration that reads it.
+    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](PipeStep const& q) { return q.k_tile == p.fill_k_tile; });
+    int const read_at = int(read - schedule.begin());
+    bars.push_back({p.fill_stage, int(i), read_at, "cp.async k-tile " + str(p.fill_k_tile), "#ffcc80",
+                    "cp.async of k-tile " + str(p.fill_k_tile) + " into stage " + str(p.fill_stage) +
+                        ", group " + str(p.committed) + "; cp_async_wait<" + str(groups_in_flight<S>()) + "> before its read ensures it landed"});
+    bars.push_back({read->read_stage, read_at, read_at + 1, "wgmma k-tile " + str(p.fill_k_tile), "#90caf9",
+                    "the warpgroups issue k-tile " + str(p.fill_k_tile) + "'s wgmmas on stage " + str(read->read_stage)});
+    if (kWgmmaInFlight > 0 && read_at + 1 < int(schedule.size()))
+      bars.push_back({read->read_stage, read_at + 1, read_at + 1 + kWgmmaInFlight, "still running", "#e3f2fd",
+                      "k-tile " + str(p.fill_k_tile) + "'s batch may still be reading stage " + str(read->read_stage) +
+                          " (warpgroup_wait<" + str(kWgmmaInFlight) + ">): no cp.async refills it yet"});
+  }
+  tut::svg::write_file(dir + "/stage_ring.svg",
+                       tut::svg::timeline("step08: the ring of " + str(S) + " smem stages, iteration by iteration (K = " +
+                                              str(o.problem.k) + ": " + str(k_tiles) + " k-tiles)",
+                                          "while the wgmmas read one stage and one batch still runs on the stage before, "
+                                          "cp.async fills the others; one barrier per k-tile; read off "
+                                          "pipeline_schedule(), the kernel's own PipeState",
+                                          rows, cols, bars,
+                                          {{"#ffcc80", "cp.async in flight (or landed), not yet read"},
+                                           {"#90caf9", "the wgmmas of the k-tile are issued"},
+                                           {"#e3f2fd", "its batch may still be running"},
+                                           {"#eeeeee", "an empty group (no k-tile left)"}}));
+}
+
+template <class... Cfg>
+std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
+  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<Cfg, ElementAB>>(
+      name_of<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
+}
+
+}  // namespace
+
+tut::Step const& step() {
+  static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {300, 600, 512}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
+      variants_of(Variants{}),
+      {{int(Bug::copies_one_too_far), "copies_one_too_far",
+        "cp.async runs STAGES-1 k-tiles ahead, as in step 07: each fill lands in the stage the batch left "
+        "running (warpgroup_wait<1>) may still be reading, so a wgmma reads a k-tile half overwritten",
+        tut::Check::verification, "--m 2048 --n 2048 --k 4096", "", &launch<Default, Bug::copies_one_too_far>},
+       {int(Bug::no_proxy_fence), "no_proxy_fence",
+        "fence_view_async_shared() is gone: wgmma (the async proxy) may read a stage before the bytes "
+        "cp.async wrote through the generic proxy are visible to it",
+        tut::Check::sass, "",
+        "verification and racecheck pass on the GPU: the missing FENCE.VIEW.ASYNC.S is its only trace",
+        &launch<Default, Bug::no_proxy_fence>},
+       {int(Bug::no_epilogue_barrier), "no_epilogue_barrier",
+        "the barrier between the MMA partition's stores of the C tile into smem and the 128-bit copy's reads "
+        "of it is gone: a warp reads rows other warps have not stored yet",
+        tut::Check::racecheck, "--m 259 --n 131 --k 200", "", &launch<Default, Bug::no_epilogue_barrier>}},
+      {{"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16: a warpgroup's MMA, A and B read from smem"},
+       {"WARPGROUP.ARRIVE", "warpgroup_arrive(): the accumulators are ready for wgmma"},
+       {"WARPGROUP.DEPBAR.LE gsb0, 0x1", "warpgroup_wait<1>(): all but the last batch of wgmmas are done"},
+       {"FENCE.VIEW.ASYNC.S", "fence_view_async_shared(): cp.async's bytes made visible to wgmma"},
+       {"LDGSTS", "cp.async, as in step 07, now STAGES-2 k-tiles ahead"},
+       {"DEPBAR.LE SB0, 0x1", "cp_async_wait<STAGES-3>: wait until one group (STAGES = 4) is left in flight"},
+       {"STS.64", "the epilogue's 64-bit stores of the accumulators into the C tile in smem"},
+       {"LDS.128", "the epilogue's 128-bit reads of the C tile, for 128-bit stores to gmem"}});
+  return s;
+}
+
+}  // namespace step08

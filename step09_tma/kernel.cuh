@@ -1,0 +1,229 @@
+/// \file step09_tma/kernel.cuh
+/// \brief Step 09's kernel: step 08's pipeline with the copies moved to the TMA unit. One thread has the
+/// TMA unit copy whole k-tiles into the ring of GMMA-swizzled stages; an mbarrier per stage completes
+/// when the bytes land, and everyone waits on it; wgmma multiplies as in step 08. Built for sm_90a only.
+#pragma once
+
+#include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>  // cutlass::arch::fence_barrier_init
+
+#include "config.hpp"
+#include "tut/harness.hpp"
+#include "tut/mask.hpp"
+#include "tut/owner.hpp"
+
+namespace step09 {
+
+using namespace cute;
+
+/// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA, on warpgroup tensor cores (wgmma), through a
+/// STAGES-deep TMA pipeline. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
+/// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launcher checks). \p vector_c: C's rows start
+/// 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it
+/// stores the same partition one float at a time.
+/// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
+template <Bug BUG, class CtaTiler,
+          class TA, class ALayout, class SmemLayoutA, class TmaA,
+          class TB, class BLayout, class SmemLayoutB, class TmaB,
+          class TC, class CLayout, class SmemLayoutC, class TiledCopyC,
+          class TiledMma>
+__global__ static __launch_bounds__(decltype(size(TiledMma{}))::value, 1)
+void gemm_kernel(CtaTiler cta_tiler,
+                 ALayout layout_a, SmemLayoutA sA_layout, CUTE_GRID_CONSTANT TmaA const tma_a,
+                 BLayout layout_b, SmemLayoutB sB_layout, CUTE_GRID_CONSTANT TmaB const tma_b,
+                 TC* C, CLayout layout_c, SmemLayoutC sC_layout, TiledCopyC copy_c, bool vector_c,
+                 TiledMma mma, tut::Store store)
+{
+  //! [preconditions]
+  // ---- Preconditions --------------------------------------------------------------------------------
+  CUTE_STATIC_ASSERT_V(rank(cta_tiler) == Int<3>{});        // (BLK_M,BLK_N,BLK_K)
+  CUTE_STATIC_ASSERT_V(rank(layout_a) == Int<2>{});         // A is (M,K)
+  CUTE_STATIC_ASSERT_V(rank(layout_b) == Int<2>{});         // B is (N,K)
+  CUTE_STATIC_ASSERT_V(rank(layout_c) == Int<2>{});         // C is (M,N)
+  // The warpgroups' tile (64·WARPGROUPS rows x BLK_N cols x 16 k) must divide the CTA tile.
+  CUTE_STATIC_ASSERT_V(size<0>(cta_tiler) % tile_size<0>(mma) == Int<0>{});  // BLK_M % (64*WARPGROUPS) == 0
+  CUTE_STATIC_ASSERT_V(size<1>(cta_tiler) % tile_size<1>(mma) == Int<0>{});  // BLK_N % N of the wgmma == 0
+  CUTE_STATIC_ASSERT_V(size<2>(cta_tiler) % tile_size<2>(mma) == Int<0>{});  // BLK_K % 16 == 0
+  // A and B are K-major in gmem: TMA boxes of whole 128-byte rows along k.
+  CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
+  // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C tile: (BLK_M,BLK_N), static.
+  static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
+  // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,32),(64,1),(1,4)),
+  // config.hpp asserts it; product_each flattens that to (256,64,4).)
+  CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sA_layout))) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
+  CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
+  CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
+  CUTE_STATIC_ASSERT_V((product_each(shape(sC_layout)) == select<0,1>(cta_tiler)));               // (BLK_M,BLK_N)
+  // Every thread of the CTA computes and stores C.
+  CUTE_STATIC_ASSERT_V(size(copy_c) == size(mma));
+  //! [preconditions]
+
+  //! [tiles]
+  // ---- Full and tiled tensors -----------------------------------------------------------------------
+  // A and B are not read through pointers any more: the TMA descriptors hold their addresses. The
+  // "TMA tensors" are tensors of coordinates, (m,k) -> (m,k): a TMA copy is told where its box starts,
+  // and the unit works out the addresses (and which elements lie outside A).
+  Tensor mA = tma_a.get_tma_tensor(shape(layout_a));        // (M,K) -> (m,k)
+  Tensor mB = tma_b.get_tma_tensor(shape(layout_b));        // (N,K) -> (n,k)
+  Tensor mC = make_tensor(make_gmem_ptr(C), layout_c);      // (M,N)
+
+  // This CTA's tiles. local_tile = proj (drop the mode the operand lacks) + tile + coord.
+  auto cta_coord = make_coord(blockIdx.x, blockIdx.y, _);   // (m,n,:)
+  Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});  // (BLK_M,BLK_K,k) -> (m,k)
+  Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});  // (BLK_N,BLK_K,k) -> (n,k)
+  Tensor gC = local_tile(mC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N)
+  //! [tiles]
+
+  //! [smem]
+  // ---- Shared memory: a ring of STAGES k-tiles of A and B (later, the C tile), an mbarrier per stage ----
+  // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage) and
+  // lifts the 48 KB default limit.
+  extern __shared__ char shared_memory[];
+  using Smem = SharedStorage<TA, TB, TC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
+  Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
+  Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
+  Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
+  constexpr int STAGES = size<2>(SmemLayoutA{});
+  //! [smem]
+
+  //! [tma_partition]
+  // ---- Copy partition: the TMA's, one box per k-tile and operand --------------------------------------
+  // A TMA copy is issued by one thread for the whole CTA: there is one slice, 0. Its partition of a k-tile
+  // is one mode, TMA, that a single cp.async.bulk.tensor instruction moves.
+  auto cta_tma_a = tma_a.get_slice(Int<0>{});
+  Tensor tAgA = cta_tma_a.partition_S(gA);                  // (TMA,TMA_M,TMA_K,k)
+  Tensor tAsA = cta_tma_a.partition_D(sA);                  // (TMA,TMA_M,TMA_K,STAGES)
+  auto cta_tma_b = tma_b.get_slice(Int<0>{});
+  Tensor tBgB = cta_tma_b.partition_S(gB);                  // (TMA,TMA_N,TMA_K,k)
+  Tensor tBsB = cta_tma_b.partition_D(sB);                  // (TMA,TMA_N,TMA_K,STAGES)
+  auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
+  // The whole k-tile in one box: size(TMA) is BLK_M·BLK_K (A) and BLK_N·BLK_K (B).
+  CUTE_STATIC_ASSERT_V(size<0>(tAsA) == size<0>(cta_tiler) * size<2>(cta_tiler));
+  CUTE_STATIC_ASSERT_V(size<0>(tBsB) == size<1>(cta_tiler) * size<2>(cta_tiler));
+  // The bytes a stage's full barrier waits for: both boxes, whole (out-of-bounds zeros count too).
+  constexpr std::uint32_t kTmaBytes = sizeof(make_tensor_like(tensor<0>(tAsA)))
+                                    + sizeof(make_tensor_like(tensor<0>(tBsB)));
+  //! [tma_partition]
+
+  //! [barriers]
+  // ---- The barriers: initialized once, by one thread, before anyone uses them -----------------------
+  // full[s]: one arrival (thread 0's arrive.expect_tx) plus the TMA's bytes completes a phase.
+  if (threadIdx.x == 0) {
+    CUTE_UNROLL
+    for (int s = 0; s < STAGES; ++s) initialize_barrier(smem.full[s], 1);
+    cutlass::arch::fence_barrier_init();                    // make the inits visible to the async proxy (TMA)
+  }
+  __syncthreads();
+  // One thread issues a k-tile's copies: tell the stage's barrier how many bytes to expect (this is also
+  // the thread's arrival), then have the TMA unit copy both boxes, each completing its bytes on it.
+  auto tma_load = [&](int k_tile, int stage) {
+    if constexpr (BUG == Bug::tx_bytes_as_floats)          // --bug tx_bytes_as_floats: 4-byte elements
+      set_barrier_transaction_bytes(smem.full[stage], kTmaBytes / sizeof(TA) * sizeof(TC));
+    else
+      set_barrier_transaction_bytes(smem.full[stage], kTmaBytes);
+    copy(tma_a.with(smem.full[stage]), tAgA(_,_,_,k_tile), tAsA(_,_,_,stage));
+    copy(tma_b.with(smem.full[stage]), tBgB(_,_,_,k_tile), tBsB(_,_,_,stage));
+  };
+  //! [barriers]
+
+  //! [prologue]
+  // ---- Prologue: fill the first copies_ahead stages ---------------------------------------------------
+  // TUTORIAL: thread 0: for s in 0 .. AHEAD-1: TMA k-tile s -> stage s, completing on full[s].
+  // No groups to count: each stage's barrier says by itself when its k-tile has landed.
+  constexpr int AHEAD = copies_ahead<STAGES>();             // STAGES-2: one batch still reads
+  int k_tile_next = 0;                                      // the next k-tile to copy
+  CUTE_UNROLL
+  for (int stage = 0; stage < AHEAD; ++stage) {
+    if (threadIdx.x == 0 && k_tile_next < K_TILE_MAX) tma_load(k_tile_next, stage);
+    ++k_tile_next;
+  }
+  PipeState<STAGES> pipe;                                   // read = 0 (parity 0), write = AHEAD
+  //! [prologue]
+
+  //! [partition]
+  // ---- Math partition: what this thread's warpgroup reads, and what this thread owns ----------------
+  ThrMMA thr_mma = mma.get_slice(threadIdx.x);
+  Tensor tCsA = thr_mma.partition_A(sA);                    // (MMA,MMA_M,MMA_K,STAGES)
+  Tensor tCsB = thr_mma.partition_B(sB);                    // (MMA,MMA_N,MMA_K,STAGES)
+  // wgmma reads A and B from smem itself: the "fragments" are 64-bit descriptors of the smem tiles
+  // (start address, swizzle mode, strides), one per wgmma and stage, not registers holding data. No
+  // ldmatrix, no register double buffer: step 07's tXsA, tXrA and k-block loop are gone.
+  Tensor tCrA = thr_mma.make_fragment_A(tCsA);              // (MMA,MMA_M,MMA_K,STAGES) descriptors
+  Tensor tCrB = thr_mma.make_fragment_B(tCsB);              // (MMA,MMA_N,MMA_K,STAGES) descriptors
+  Tensor tCgC = thr_mma.partition_C(gC);                    // (MMA,MMA_M,MMA_N)
+  Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N) fp32 accumulators
+  // Each thread owns BLK_M*BLK_N/threads accumulators: the CTA tile, shared out evenly.
+  CUTE_STATIC_ASSERT_V(size(tCrC) * size(mma) == size<0>(cta_tiler) * size<1>(cta_tiler));
+  clear(tCrC);
+  //! [partition]
+
+  //! [mainloop]
+  // ---- Mainloop: one k-tile per iteration, one barrier per k-tile ----------------------------------
+  // TUTORIAL: for each k_tile:
+  //   barrier;
+  //   thread 0: TMA k-tile k_tile+AHEAD into stage `write`, move write on;
+  //   wait until full[read] completes the phase of this lap: k-tile k_tile has landed;
+  //   issue the k-tile's MMA_K wgmmas as one batch; wait until only that batch is still running.
+  // The TMA of k-tile k_tile+AHEAD overwrites the stage k-tile k_tile-2 was read from. Every warpgroup
+  // waited for that batch (warpgroup_wait<1> at the end of iteration k_tile-1) before the barrier at the
+  // top of this iteration, so that barrier guards the write (write after read), as in step 08. The read
+  // after write is the mbarrier's job now: no cp_async_wait, and no proxy fence, since the TMA unit
+  // writes through the async proxy that wgmma reads through.
+  for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
+    __syncthreads();                                        // every older batch done: stage `write` is free
+    // gmem -> smem, AHEAD k-tiles ahead of the math.
+    if (threadIdx.x == 0 && k_tile_next < K_TILE_MAX) tma_load(k_tile_next, pipe.write);
+    ++k_tile_next;
+    pipe.advance_write();
+    if constexpr (BUG == Bug::full_parity_flipped)         // --bug full_parity_flipped: the other parity
+      wait_barrier(smem.full[pipe.read], pipe.read_phase ^ 1u);
+    else
+      wait_barrier(smem.full[pipe.read], pipe.read_phase);  // k-tile k_tile's bytes have landed
+    // The math on k-tile k_tile, while the copies above are in flight: MMA_K wgmmas (16 k each), issued
+    // by the whole warpgroup, asynchronous until waited for.
+    warpgroup_fence_operand(tCrC);                          // the compiler keeps tCrC in place around them
+    warpgroup_arrive();                                     // the accumulators' registers are ready for wgmma
+    gemm(mma, tCrA(_,_,_,pipe.read), tCrB(_,_,_,pipe.read), tCrC);  // MMA_K wgmma.mma_async per warpgroup
+    warpgroup_commit_batch();                               // close them into one batch
+    warpgroup_wait<kWgmmaInFlight>();                       // all but the batch just issued are done
+    warpgroup_fence_operand(tCrC);
+    pipe.advance_read();
+  }
+  //! [mainloop]
+
+  //! [epilogue]
+  // ---- Epilogue: registers -> smem -> gmem ----------------------------------------------------------
+  // The ring's bytes become the C tile. Every copy has landed (each k-tile's barrier was waited for), and
+  // every wgmma must be done reading the last k-tile before they are reused.
+  warpgroup_wait<0>();                                      // the last batch too
+  warpgroup_fence_operand(tCrC);
+  __syncthreads();
+  Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);  // (BLK_M,BLK_N)
+  Tensor tCsC = thr_mma.partition_C(sC);                    // (MMA,MMA_M,MMA_N)
+  // Store::owners (tests only): each thread stores its own id instead, through the same partition.
+  if (store == tut::Store::owners) tut::fill_owner_id(tCrC);
+  // copy_aligned, as step06's loads: each thread's (v0,v1) pair is two adjacent floats in sC (the
+  // swizzle moves 16-byte chunks whole), so CuTe may store it as one 64-bit word. Plain copy() leaves
+  // that to the compiler, which did it for some pairs only: 32-bit stores of a pair conflict 2-way.
+  copy_aligned(tCrC, tCsC);                                 // registers -> smem, the MMA's partition
+  if constexpr (BUG != Bug::no_epilogue_barrier)           // --bug no_epilogue_barrier deletes this barrier
+    __syncthreads();                                        // the whole C tile is in smem
+
+  // Out through the epilogue's own partition: each thread moves 16-byte chunks of whole rows.
+  ThrCopy thr_copy_c = copy_c.get_slice(threadIdx.x);
+  Tensor tDsC = thr_copy_c.partition_S(sC);                 // (CPY,CPY_M,CPY_N)
+  Tensor tDgC = thr_copy_c.partition_D(gC);                 // (CPY,CPY_M,CPY_N)
+  Tensor mcC = make_identity_tensor(shape(mC));             // (M,N) -> (m,n)
+  Tensor cC = local_tile(mcC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N) -> (m,n)
+  Tensor tDpC = tut::make_mask(thr_copy_c.partition_D(cC), shape(mC));  // (CPY,CPY_M,CPY_N) -> m<M && n<N
+  CUTE_STATIC_ASSERT_V(size<0>(tDsC) == Int<4>{});          // CPY: 4 floats, 16 bytes
+  if (vector_c) {
+    // N % 4 == 0: a chunk starts at n % 4 == 0, so its first float inside means all 4 are.
+    copy_if(copy_c, tDpC, tDsC, tDgC);                      // smem -> gmem, 128 bits per chunk inside C
+  } else {
+    copy_if(tDpC, tDsC, tDgC);                              // the same partition, one float at a time
+  }
+  //! [epilogue]
+}
+
+}  // namespace step09

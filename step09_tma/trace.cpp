@@ -1,0 +1,324 @@
+// Step 09's printout: the CTA tiler and grid, the GMMA smem atom and ring, the TMA boxes, one thread's wgmma
+// and epilogue partitions, and what is new: the TMA box and descriptor, the bytes each stage's mbarrier
+// expects, and the phase each k-tile is waited for.
+#include <algorithm>
+#include <cstdint>
+#include <ostream>
+#include <set>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+#include "config.hpp"
+#include "pipeline.hpp"
+#include "registered_step.hpp"
+#include "step09_tma.hpp"
+#include "tut/make_step.hpp"
+#include "tut/mask.hpp"
+#include "tut/pictures.hpp"
+#include "tut/printout.hpp"
+#include "tut/svg.hpp"
+
+namespace step09 {
+
+namespace {
+
+using tut::plain;
+using tut::print_item;
+using tut::str;
+
+// "128x256": the name of a configuration (--variant), its CTA tile.
+template <class Cfg>
+std::string name_of() {
+  typename Cfg::CtaTiler t;
+  return str(size<0>(t)) + "x" + str(size<1>(t));
+}
+
+// "rows 256..383 of A (128), of which 256..299 exist": what one TMA box of the traced CTA covers along M or N.
+std::string box_rows(int first, int rows, int extent) {
+  std::string s = str(first) + ".." + str(first + rows - 1);
+  if (first + rows <= extent) return s + ", all inside";
+  if (first >= extent) return s + ", all outside: zeros";
+  return s + ", of which " + str(first) + ".." + str(extent - 1) + " exist; " + str(first + rows - extent) +
+         " rows of zeros";
+}
+
+// The pipeline's first k-tiles: which stage TMA fills and which the wgmmas read, the barrier phase each
+// read waits for, as the kernel's PipeState goes, and which wgmma batch each iteration leaves running.
+template <class Cfg>
+void print_timeline(std::ostream& os, int k_tiles) {
+  constexpr int S = Cfg::kStages;
+  auto const schedule = pipeline_schedule<S>(k_tiles);
+  int const shown = std::min<int>(int(schedule.size()), copies_ahead<S>() + 2 * S + 1);
+  os << "  The pipeline, " << S << " stages, " << k_tiles << " k-tile" << (k_tiles == 1 ? "" : "s")
+     << " for this CTA. full[s] completes a phase when thread 0 has arrived\n  (arrive.expect_tx, "
+     << Cfg::kStageBytes << " bytes) and the TMA unit has delivered those bytes. wait(full[s], p)\n"
+     << "  returns once the phase of parity p has completed: lap L round the ring waits for parity L % 2.\n\n"
+     << "    iteration    thread 0: TMA             then wait       wgmma reads   left running\n";
+  auto fill = [](PipeStep const& p) {
+    return p.fill_k_tile >= 0 ? "k-tile " + str(p.fill_k_tile) + " -> stage " + str(p.fill_stage) : "nothing";
+  };
+  for (int i = 0; i < shown; ++i) {
+    PipeStep const& p = schedule[std::size_t(i)];
+    bool const prologue = p.k_tile < 0;
+    std::string const cells[] = {prologue ? "prologue" : "k-tile " + str(p.k_tile), fill(p),
+                                 prologue ? "" : "full[" + str(p.read_stage) + "], " + str(p.parity),
+                                 prologue ? "" : "stage " + str(p.read_stage),
+                                 p.running < 0 ? "" : "k-tile " + str(p.running) + "'s batch"};
+    int const widths[] = {13, 26, 16, 14, 0};
+    os << "    ";
+    for (int c = 0; c < 5; ++c)
+      os << cells[c] << std::string(std::size_t(std::max<int>(widths[c] - int(cells[c].size()), 0)), ' ');
+    os << '\n';
+  }
+  if (int(schedule.size()) > shown) os << "    ... (the same, round the ring; the parity flips every lap)\n";
+  os << "\n  The fill in iteration t goes to the stage k-tile t-" << kWgmmaInFlight + 1
+     << " was read from, as in step08: each warpgroup\n  waited for that batch (warpgroup_wait<" << kWgmmaInFlight
+     << "> in iteration t-1) before the barrier at the top of\n  iteration t."
+     << " That __syncthreads is all that guards a stage's reuse: simple, but it makes both\n  warpgroups wait"
+     << " for the slower one every k-tile, and thread 0, which issues the copies, also computes.\n";
+}
+
+template <class Cfg>
+void trace_config(std::ostream& os, tut::Options const& o) {
+  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
+  int const T = int(o.thread);
+  constexpr int S = Cfg::kStages;
+  typename Cfg::CtaTiler cta_tiler;
+  typename Cfg::TiledMma mma;
+  typename Cfg::TiledCopyC copy_c;
+  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
+  int const wg_rows = bm / Cfg::kWarpgroups;
+
+  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  print_item(os, "config", name_of<Cfg>(), "--variant");
+  print_item(os, "warpgroups", str(Cfg::kWarpgroups) + " of 4 warps (" + str(Cfg::kThreads) + " threads)",
+             "each computes; thread 0 also issues the TMA copies");
+  print_item(os, "stages", str(S), "k-tiles in the smem ring");
+  static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
+  print_item(os, "TiledMMA",
+             "SM90_64x" + str(bn) + "x16_F32F16F16_SS<K,K> x warpgroups " + plain(Shape<Int<Cfg::kWarpgroups>, _1, _1>{}),
+             "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
+  static_assert(std::is_same_v<CopyOpG2S, SM90_TMA_LOAD>, "the name printed below");
+  print_item(os, "TMA", "SM90_TMA_LOAD, make_tma_copy(op, mA, sA(_,_,0)) and the same for B",
+             "one box per operand and k-tile");
+  int const c_thr_n = bn / kChunkC, c_thr_m = Cfg::kThreads / c_thr_n;
+  print_item(os, "epilogue",
+             "UniversalCopy<uint128_t> x threads (" + str(c_thr_m) + "," + str(c_thr_n) + "):(" + str(c_thr_n) +
+                 ",1) x values (1,4)",
+             "smem -> gmem, 16 bytes per store, as step07");
+  print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "a TMA row pitch is a multiple of 16 bytes");
+
+  auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
+                                                    make_layout_C(M, N), o.tile.m, o.tile.n);
+  tut::HostSmem<Cfg> smem;
+  Tensor sA = smem.sA();                                // (BLK_M,BLK_K,STAGES)
+  Tensor sB = smem.sB();                                // (BLK_N,BLK_K,STAGES)
+  Tensor sC = smem.sC();                                // (BLK_M,BLK_N)
+  int const stage_a = bm * bk * int(sizeof(ElementAB)), stage_b = bn * bk * int(sizeof(ElementAB));
+  int const c_bytes = bm * bn * int(sizeof(ElementC));
+
+  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
+  tut::print_cta_tiles(os, t, traced);
+  os << "  The kernel tiles TMA tensors instead: tma_a.get_tma_tensor((M,K)) holds coordinates, not addresses\n";
+  print_item(os, "gA", plain(t.cA.layout()), "(BLK_M,BLK_K,k) -> (m,k): where each k-tile's box starts");
+  print_item(os, "gB", plain(t.cB.layout()), "(BLK_N,BLK_K,k) -> (n,k)");
+  os << "\n  shared memory: a ring of " << S << " k-tiles of A and of B in GMMA's 128-byte swizzle atom, then the C\n"
+     << "  tile in the same bytes\n";
+  static_assert(std::is_same_v<SmemAtomAB, GMMA::Layout_K_SW128_Atom<half_t>>, "the name printed below");
+  print_item(os, "atom", plain(SmemAtomAB{}), "GMMA::Layout_K_SW128_Atom<half_t>: 8 rows x 64 halves, 1 KB");
+  print_item(os, "sA", plain(typename Cfg::SmemLayoutA{}), "(BLK_M,BLK_K,STAGES) -> smem_idx, the atom tiled");
+  print_item(os, "sB", plain(typename Cfg::SmemLayoutB{}), "(BLK_N,BLK_K,STAGES) -> smem_idx");
+  print_item(os, "sC", plain(sC.layout()), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)");
+  print_item(os, "stage", str(Cfg::kStageBytes) + " bytes",
+             "a k-tile of A " + str(stage_a) + " + of B " + str(stage_b));
+  print_item(os, "smem", str(Cfg::kSmemBytes) + " bytes per CTA",
+             str(S) + " stages x " + str(Cfg::kStageBytes) + " (sC's " + str(c_bytes) + " reuse them), " + str(S) +
+                 " mbarriers, 1 KB alignment");
+
+  int const m0 = o.tile.m * bm, n0 = o.tile.n * bn;  // the tile's first row and col
+  os << "\n  TMA: thread 0 issues two copies per k-tile; each moves one box, gmem -> one stage of smem\n";
+  print_item(os, "box A", str(bk) + " x " + str(bm) + " halves (k x m), " + str(Cfg::kStageBytesA) + " bytes",
+             "= sA(_,_,stage): the box is the stage's layout");
+  print_item(os, "box B", str(bk) + " x " + str(bn) + " halves (k x n), " + str(Cfg::kStageBytesB) + " bytes",
+             "= sB(_,_,stage)");
+  print_item(os, "swizzle", "CU_TENSOR_MAP_SWIZZLE_128B", "the TMA unit writes the atom's Sw<3,4,3> as it stores");
+  print_item(os, "A rows", box_rows(m0, bm, M), "this CTA's boxes of A");
+  print_item(os, "B rows", box_rows(n0, bn, N), "this CTA's boxes of B");
+  print_item(os, "tAgA", "(TMA,1,1,k): (" + str(bm * bk) + ",1,1," + str(size<2>(t.gA)) + ")",
+             "partition_S(gA): the whole k-tile is one copy");
+  print_item(os, "tAsA", "(TMA,1,1,STAGES): (" + str(bm * bk) + ",1,1," + str(S) + ")", "partition_D(sA)");
+
+  ThrMMA thr_mma = mma.get_slice(T);
+  int const wg = T / kWarpgroupThreads;
+  Tensor tCsA = thr_mma.partition_A(sA);                // (MMA,MMA_M,MMA_K,STAGES)
+  Tensor tCsB = thr_mma.partition_B(sB);                // (MMA,MMA_N,MMA_K,STAGES)
+  Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
+  Tensor csA = make_identity_tensor(make_shape(bm, bk));  // (BLK_M,BLK_K) -> (m,k)
+  Tensor csB = make_identity_tensor(make_shape(bn, bk));  // (BLK_N,BLK_K) -> (n,k)
+  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % kWarpgroupThreads << " of warpgroup " << wg
+     << " (warp " << T / 32 << "), the warpgroup at " << tut::thread_mn(mma, T) << "\n";
+  os << "  (Offsets before the swizzle: CuTe keeps a GMMA smem tensor's swizzle in its pointer.)\n";
+  print_item(os, "tCsA", plain(tCsA.layout()), "(MMA,MMA_M,MMA_K,STAGES) = partition_A(sA)");
+  print_item(os, "", tut::elements(thr_mma.partition_A(csA), "sA m", "k"), "its warpgroup's rows, every k");
+  print_item(os, "tCsB", plain(tCsB.layout()), "(MMA,MMA_N,MMA_K,STAGES) = partition_B(sB)");
+  print_item(os, "", tut::elements(thr_mma.partition_B(csB), "sB n", "k"), "all of B's tile");
+  print_item(os, "tCrA", "(MMA,MMA_M,MMA_K,STAGES): " + plain(shape(tCsA)) + " descriptors",
+             "make_fragment_A(tCsA): one 64-bit smem descriptor per wgmma");
+  print_item(os, "tCrB", "(MMA,MMA_N,MMA_K,STAGES): " + plain(shape(tCsB)) + " descriptors", "make_fragment_B(tCsB)");
+  print_item(os, "tCgC", plain(tCgC.layout()), "(MMA,MMA_M,MMA_N) = partition_C(gC)");
+  print_item(os, "tCrC", plain(thr_mma.make_fragment_C(tCgC).layout()),
+             str(size(thr_mma.make_fragment_C(tCgC))) + " fp32 accumulators in registers");
+  auto [rows, cols] = tut::rows_cols(tut::coords_of(thr_mma.partition_C(t.cC)));
+  print_item(os, "C rows", rows, "global rows, as partition_C(cC) says");
+  print_item(os, "C cols", cols);
+
+  auto thr_copy_c = copy_c.get_slice(T);
+  Tensor csC = make_identity_tensor(make_shape(bm, bn));  // (BLK_M,BLK_N) -> (m,n)
+  os << "\n  epilogue (step07's): registers -> sC through partition_C, then thr_copy_c = copy_c.get_slice(" << T << ")\n";
+  print_item(os, "tCsC", plain(thr_mma.partition_C(sC).layout()), "(MMA,MMA_M,MMA_N) = partition_C(sC)");
+  print_item(os, "tDsC", plain(thr_copy_c.partition_S(sC).layout()), "(CPY,CPY_M,CPY_N) = partition_S(sC)");
+  print_item(os, "tDgC", plain(thr_copy_c.partition_D(t.gC).layout()), "(CPY,CPY_M,CPY_N) = partition_D(gC)");
+  print_item(os, "", tut::elements(thr_copy_c.partition_D(csC), "sC m", "n"), "the C entries it stores");
+
+  int const mma_k = int(size<2>(tCsA));
+  int const k_tiles = int(size<2>(t.gA));
+  os << "\n  gemm() per k-tile: " << mma_k << " wgmma (MMA_K) per warpgroup, each " << wg_rows << "x" << bn
+     << "x16; loop counts: " << k_tiles << " k-tiles x " << mma_k << " = " << k_tiles * mma_k
+     << " wgmma per warpgroup\n";
+
+  // ---- What is new: the TMA unit -------------------------------------------------------------------
+  tut::print_section(os, 4, "What is new: TMA boxes, a tensor map, and an mbarrier per stage");
+  os << "  The tensor map (CUtensorMap, 128 bytes, made on the host by make_tma_copy and passed to the kernel\n"
+     << "  as a __grid_constant__ parameter) describes A: its address, extents (K, M), row pitch ("
+     << K * int(sizeof(ElementAB)) << " bytes),\n  the box (" << bk << " x " << bm
+     << "), the 128-byte swizzle, and zero fill out of bounds. One thread's\n"
+     << "  copy(tma_a.with(full[s]), tAgA(_,_,_,k), tAsA(_,_,_,s)) names the box by its first coordinate;\n"
+     << "  the unit does the rest.\n\n";
+  os << "  Each stage's barrier full[s] expects " << Cfg::kStageBytes << " bytes per phase: A's box "
+     << Cfg::kStageBytesA << " + B's box " << Cfg::kStageBytesB << ".\n"
+     << "  Rows past M or N and k past K arrive as zeros and count too: every box is whole.\n"
+     << "  step08's " << (bm + bn) * bk * int(sizeof(ElementAB)) / 16 / Cfg::kThreads << " cp.async per thread and k-tile, their masks,"
+     << " cp_async_wait and the proxy fence are gone.\n\n";
+  tut::print_k_edge(os, K, bk);
+  os << "  The TMA unit fills what lies outside A and B with zeros (rows past M or N, k past K).\n\n";
+  print_timeline<Cfg>(os, k_tiles);
+
+  // The epilogue's partition and masks, as the kernel makes them.
+  Tensor tDcC = thr_copy_c.partition_D(t.cC);           // (CPY,CPY_M,CPY_N) -> (m,n)
+  Tensor tDpC = tut::make_mask(tDcC, shape(t.mC));      // (CPY,CPY_M,CPY_N) -> m<M && n<N
+  int chunks = 0, inside = 0, floats = 0;
+  for (int j = 0; j < int(size(tDpC)) / kChunkC; ++j) {
+    ++chunks;
+    inside += tDpC(kChunkC * j) ? 1 : 0;
+    for (int v = 0; v < kChunkC; ++v) floats += tDpC(kChunkC * j + v) ? 1 : 0;
+  }
+  os << "\n  The epilogue is step07's: after warpgroup_wait<0>() and a barrier, copy(tCrC, tCsC) puts the\n"
+     << "  accumulators in sC through partition_C, which now follows wgmma's C layout, a barrier, then\n"
+     << "  copy_if(copy_c, tDpC, tDsC, tDgC) stores whole rows, " << c_thr_n << " threads per row of " << bn
+     << " floats.\n";
+  auto rest = [](int done, int of) {
+    return done == of ? ": all lie inside C.\n" : done == 0 ? ": none lies inside C.\n" : "; the rest lie outside C.\n";
+  };
+  if (N % kChunkC == 0)
+    os << "  N % 4 == 0: 128-bit stores. Thread " << T << " stores " << inside << " of its " << chunks << " chunks"
+       << rest(inside, chunks);
+  else
+    os << "  N % 4 != 0: rows of C do not start 16-byte aligned, so the same partition stores one float at a\n"
+       << "  time. Thread " << T << " stores " << floats << " of its " << chunks * kChunkC << " floats"
+       << rest(floats, chunks * kChunkC);
+}
+
+// --svg: the ring and its barrier phases as a timeline, and the TMA's boxes over A, from the schedule the
+// printout reads.
+template <class Cfg>
+void pipeline_pictures(tut::Options const& o, std::string const& dir) {
+  constexpr int S = Cfg::kStages;
+  int const bm = size<0>(typename Cfg::CtaTiler{}), bk = size<2>(typename Cfg::CtaTiler{});
+  int const k_tiles = int((o.problem.k + bk - 1) / bk);
+  auto const schedule = pipeline_schedule<S>(k_tiles);
+  std::vector<std::string> rows, cols;
+  for (int s = 0; s < S; ++s) rows.push_back("stage " + str(s));
+  std::vector<tut::svg::Bar> bars;
+  for (std::size_t i = 0; i < schedule.size(); ++i) {
+    PipeStep const& p = schedule[i];
+    cols.push_back(p.k_tile < 0 ? "prologue " + str(int(i) + 1) : "k-tile " + str(p.k_tile));
+    if (p.fill_k_tile < 0) continue;
+    // The k-tile's copy is in flight from its issue up to the iteration that waits for it.
+    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](PipeStep const& q) { return q.k_tile == p.fill_k_tile; });
+    int const read_at = int(read - schedule.begin());
+    bars.push_back({p.fill_stage, int(i), read_at, "TMA k-tile " + str(p.fill_k_tile), "#ffcc80",
+                    "thread 0: arrive.expect_tx(full[" + str(p.fill_stage) + "], " + str(Cfg::kStageBytes) +
+                        " bytes), then the TMA copies of k-tile " + str(p.fill_k_tile)});
+    bars.push_back({read->read_stage, read_at, read_at + 1, "wgmma k-tile " + str(p.fill_k_tile), "#90caf9",
+                    "everyone waits on full[" + str(read->read_stage) + "] for parity " + str(read->parity) +
+                        " (lap " + str(read->lap) + "), then the warpgroups issue k-tile " + str(p.fill_k_tile) +
+                        "'s wgmmas"});
+    if (kWgmmaInFlight > 0 && read_at + 1 < int(schedule.size()))
+      bars.push_back({read->read_stage, read_at + 1, read_at + 1 + kWgmmaInFlight, "still running", "#e3f2fd",
+                      "k-tile " + str(p.fill_k_tile) + "'s batch may still be reading stage " + str(read->read_stage) +
+                          " (warpgroup_wait<" + str(kWgmmaInFlight) + ">): no TMA refills it yet"});
+  }
+  tut::svg::write_file(dir + "/barriers.svg",
+                       tut::svg::timeline("step09: k-tiles through the ring of " + str(S) +
+                                              " stages and their mbarriers (K = " + str(o.problem.k) + ": " +
+                                              str(k_tiles) + " k-tiles)",
+                                          "thread 0 issues each k-tile's TMA copies " + str(copies_ahead<S>()) +
+                                              " k-tiles ahead; everyone waits on the stage's full barrier; hover a "
+                                              "bar for the barrier and parity (pipeline_schedule(), the kernel's "
+                                              "PipeState)",
+                                          rows, cols, bars,
+                                          {{"#ffcc80", "TMA in flight (or landed), not yet read"},
+                                           {"#90caf9", "wait full[s], then the wgmmas are issued"},
+                                           {"#e3f2fd", "its batch may still be running"}}));
+  std::int64_t const tm = o.tile.m;
+  tut::svg::write_file(
+      dir + "/tma_box.svg",
+      tut::svg::tma_boxes("step09: the TMA boxes of A, tile-row " + str(tm) + "'s coloured (M = " + str(o.problem.m) +
+                              ", K = " + str(o.problem.k) + ")",
+                          "per k-tile one box of " + str(bk) + " x " + str(bm) + " halves (k x m), " +
+                              str(Cfg::kStageBytesA) + " bytes, lands whole in one stage; stage = k-tile % " + str(S),
+                          o.problem.m, o.problem.k, bm, bk, tm, S));
+}
+
+template <class... Cfg>
+std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
+  return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
+      name_of<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
+}
+
+}  // namespace
+
+tut::Step const& step() {
+  static tut::Step const s = tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
+      kRegistration, {300, 600, 512}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
+      variants_of(Variants{}),
+      {{int(Bug::full_parity_flipped), "full_parity_flipped",
+        "the wgmmas wait on full[stage] for the other parity: a fresh barrier counts that phase as complete, "
+        "so the wait returns before the TMA's bytes land; thread 0 then arms the stage's barrier again before "
+        "its phase completed, and a later wait never returns",
+        tut::Check::watchdog, "--k 4096",
+        "we expected wrong results; on the H100 the kernel hung instead: nothing waits for a phase to complete "
+        "before the barrier is armed again",
+        &launch<Default, Bug::full_parity_flipped>},
+       {int(Bug::tx_bytes_as_floats), "tx_bytes_as_floats",
+        "the barrier expects the stage's bytes counted as 4-byte floats: twice what the TMA delivers, so no "
+        "phase ever completes and the kernel hangs",
+        tut::Check::watchdog, "", "", &launch<Default, Bug::tx_bytes_as_floats>},
+       {int(Bug::no_epilogue_barrier), "no_epilogue_barrier",
+        "the barrier between the MMA partition's stores of the C tile into smem and the 128-bit copy's reads "
+        "of it is gone: a warp reads rows other warps have not stored yet",
+        tut::Check::racecheck, "--m 259 --n 131 --k 200", "", &launch<Default, Bug::no_epilogue_barrier>}},
+      {{"UTMALDG", "the TMA load of a box (cp.async.bulk.tensor)"},
+       {"SYNCS", "the mbarriers: init, arrive with expect_tx, wait (try_wait)"},
+       {"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16, as in step 08"},
+       {"WARPGROUP.DEPBAR.LE gsb0, 0x1", "warpgroup_wait<1>(), as in step 08"},
+       {"STS.64", "the epilogue's 64-bit stores of the accumulators into the C tile in smem"},
+       {"LDS.128", "the epilogue's 128-bit reads of the C tile, for 128-bit stores to gmem"}});
+  return s;
+}
+
+}  // namespace step09
