@@ -316,7 +316,8 @@ tut::Step const& step() {
         "fence_view_async_shared() is gone: wgmma (the async proxy) may read a stage before the bytes "
         "cp.async wrote through the generic proxy are visible to it",
         tut::Check::sass, "",
-        "verification and racecheck pass on the GPU: the missing FENCE.VIEW.ASYNC.S is its only trace",
+        "verification passed on an H100 at 2048x2048x4096, 4096^3 and 128x256x8192: the missing "
+        "FENCE.VIEW.ASYNC.S is its only trace",
         &launch<Default, Bug::no_proxy_fence>},
        {int(Bug::no_epilogue_barrier), "no_epilogue_barrier",
         "the barrier between the MMA partition's stores of the C tile into smem and the 128-bit copy's reads "
