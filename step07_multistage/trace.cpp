@@ -232,26 +232,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   // The epilogue's partition and masks, as the kernel makes them.
   Tensor tDcC = thr_copy_c.partition_D(t.cC);           // (CPY,CPY_M,CPY_N) -> (m,n)
   Tensor tDpC = tut::make_mask(tDcC, shape(t.mC));      // (CPY,CPY_M,CPY_N) -> m<M && n<N
-  int chunks = 0, inside = 0, floats = 0;
-  for (int j = 0; j < int(size(tDpC)) / kChunkC; ++j) {
-    ++chunks;
-    inside += tDpC(kChunkC * j) ? 1 : 0;
-    for (int v = 0; v < kChunkC; ++v) floats += tDpC(kChunkC * j + v) ? 1 : 0;
-  }
   os << "\n  The epilogue: copy(tCrC, tCsC) puts the accumulators in sC (the MMA's partition), a barrier,\n"
      << "  then copy_if(copy_c, tDpC, tDsC, tDgC) stores them by the epilogue's partition: " << c_thr_n
      << " threads per\n  row of " << bn << " floats, so a warp's 32 lanes store 512 contiguous bytes of one row per"
      << " instruction\n  (step06 stored 8 bytes per lane, 32 contiguous bytes per row).\n";
-  auto rest = [](int done, int of) {
-    return done == of ? ": all lie inside C.\n" : done == 0 ? ": none lies inside C.\n" : "; the rest lie outside C.\n";
-  };
-  if (N % kChunkC == 0)
-    os << "  N % 4 == 0: 128-bit stores. Thread " << T << " stores " << inside << " of its " << chunks << " chunks"
-       << rest(inside, chunks);
-  else
-    os << "  N % 4 != 0: rows of C do not start 16-byte aligned, so the same partition stores one float at a\n"
-       << "  time. Thread " << T << " stores " << floats << " of its " << chunks * kChunkC << " floats"
-       << rest(floats, chunks * kChunkC);
+  tut::print_chunk_stores(os, tDpC, T, N, kChunkC);
 }
 
 // --svg: the stage ring as a timeline, and the lanes of one ldmatrix, from the same schedule and copy the

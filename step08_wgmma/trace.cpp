@@ -229,26 +229,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   // The epilogue's partition and masks, as the kernel makes them.
   Tensor tDcC = thr_copy_c.partition_D(t.cC);           // (CPY,CPY_M,CPY_N) -> (m,n)
   Tensor tDpC = tut::make_mask(tDcC, shape(t.mC));      // (CPY,CPY_M,CPY_N) -> m<M && n<N
-  int chunks = 0, inside = 0, floats = 0;
-  for (int j = 0; j < int(size(tDpC)) / kChunkC; ++j) {
-    ++chunks;
-    inside += tDpC(kChunkC * j) ? 1 : 0;
-    for (int v = 0; v < kChunkC; ++v) floats += tDpC(kChunkC * j + v) ? 1 : 0;
-  }
   os << "\n  The epilogue is step07's: after warpgroup_wait<0>() and a barrier, copy(tCrC, tCsC) puts the\n"
      << "  accumulators in sC through partition_C, which now follows wgmma's C layout, a barrier, then\n"
      << "  copy_if(copy_c, tDpC, tDsC, tDgC) stores whole rows, " << c_thr_n << " threads per row of " << bn
      << " floats.\n";
-  auto rest = [](int done, int of) {
-    return done == of ? ": all lie inside C.\n" : done == 0 ? ": none lies inside C.\n" : "; the rest lie outside C.\n";
-  };
-  if (N % kChunkC == 0)
-    os << "  N % 4 == 0: 128-bit stores. Thread " << T << " stores " << inside << " of its " << chunks << " chunks"
-       << rest(inside, chunks);
-  else
-    os << "  N % 4 != 0: rows of C do not start 16-byte aligned, so the same partition stores one float at a\n"
-       << "  time. Thread " << T << " stores " << floats << " of its " << chunks * kChunkC << " floats"
-       << rest(floats, chunks * kChunkC);
+  tut::print_chunk_stores(os, tDpC, T, N, kChunkC);
 }
 
 // --svg: the stage ring as a timeline, with the wgmma batch each k-tile leaves running, from the same

@@ -37,15 +37,6 @@ std::string name_of() {
   return str(size<0>(t)) + "x" + str(size<1>(t));
 }
 
-// "rows 256..383 of A (128), of which 256..299 exist": what one TMA box of the traced CTA covers along M or N.
-std::string box_rows(int first, int rows, int extent) {
-  std::string s = str(first) + ".." + str(first + rows - 1);
-  if (first + rows <= extent) return s + ", all inside";
-  if (first >= extent) return s + ", all outside: zeros";
-  return s + ", of which " + str(first) + ".." + str(extent - 1) + " exist; " + str(first + rows - extent) +
-         " rows of zeros";
-}
-
 // The pipeline's first k-tiles: which stage TMA fills and which the wgmmas read, the barrier phase each
 // read waits for, as the kernel's PipeState goes, and which wgmma batch each iteration leaves running.
 template <class Cfg>
@@ -146,8 +137,8 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "box B", str(bk) + " x " + str(bn) + " halves (k x n), " + str(Cfg::kStageBytesB) + " bytes",
              "= sB(_,_,stage)");
   print_item(os, "swizzle", "CU_TENSOR_MAP_SWIZZLE_128B", "the TMA unit writes the atom's Sw<3,4,3> as it stores");
-  print_item(os, "A rows", box_rows(m0, bm, M), "this CTA's boxes of A");
-  print_item(os, "B rows", box_rows(n0, bn, N), "this CTA's boxes of B");
+  print_item(os, "A rows", tut::box_rows(m0, bm, M), "this CTA's boxes of A");
+  print_item(os, "B rows", tut::box_rows(n0, bn, N), "this CTA's boxes of B");
   print_item(os, "tAgA", "(TMA,1,1,k): (" + str(bm * bk) + ",1,1," + str(size<2>(t.gA)) + ")",
              "partition_S(gA): the whole k-tile is one copy");
   print_item(os, "tAsA", "(TMA,1,1,STAGES): (" + str(bm * bk) + ",1,1," + str(S) + ")", "partition_D(sA)");
@@ -210,26 +201,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   // The epilogue's partition and masks, as the kernel makes them.
   Tensor tDcC = thr_copy_c.partition_D(t.cC);           // (CPY,CPY_M,CPY_N) -> (m,n)
   Tensor tDpC = tut::make_mask(tDcC, shape(t.mC));      // (CPY,CPY_M,CPY_N) -> m<M && n<N
-  int chunks = 0, inside = 0, floats = 0;
-  for (int j = 0; j < int(size(tDpC)) / kChunkC; ++j) {
-    ++chunks;
-    inside += tDpC(kChunkC * j) ? 1 : 0;
-    for (int v = 0; v < kChunkC; ++v) floats += tDpC(kChunkC * j + v) ? 1 : 0;
-  }
   os << "\n  The epilogue is step07's: after warpgroup_wait<0>() and a barrier, copy(tCrC, tCsC) puts the\n"
      << "  accumulators in sC through partition_C, which now follows wgmma's C layout, a barrier, then\n"
      << "  copy_if(copy_c, tDpC, tDsC, tDgC) stores whole rows, " << c_thr_n << " threads per row of " << bn
      << " floats.\n";
-  auto rest = [](int done, int of) {
-    return done == of ? ": all lie inside C.\n" : done == 0 ? ": none lies inside C.\n" : "; the rest lie outside C.\n";
-  };
-  if (N % kChunkC == 0)
-    os << "  N % 4 == 0: 128-bit stores. Thread " << T << " stores " << inside << " of its " << chunks << " chunks"
-       << rest(inside, chunks);
-  else
-    os << "  N % 4 != 0: rows of C do not start 16-byte aligned, so the same partition stores one float at a\n"
-       << "  time. Thread " << T << " stores " << floats << " of its " << chunks * kChunkC << " floats"
-       << rest(floats, chunks * kChunkC);
+  tut::print_chunk_stores(os, tDpC, T, N, kChunkC);
 }
 
 // --svg: the ring and its barrier phases as a timeline, and the TMA's boxes over A, from the schedule the

@@ -13,6 +13,7 @@
 
 #include "catch.hpp"
 #include "config.hpp"
+#include "gemm_checks.hpp"
 #include "pipeline.hpp"
 #include "smem_accesses.hpp"
 #include "step07_multistage.hpp"
@@ -213,91 +214,8 @@ TEST_CASE("ldmatrix is conflict-free: each phase of 8 lanes covers the 8 16-byte
 
 TEST_CASE("the epilogue: sC's accesses are conflict-free, and its copy partition stores whole rows", "[step07]") {
   for_each_config([](auto cfg) {
-    using Cfg = decltype(cfg);
-    INFO(name_of<Cfg>());
-    tut::HostSmem<Cfg> smem;
-    Tensor sC = smem.sC();                          // (BLK_M,BLK_N)
-    Tensor csC = make_identity_tensor(product_each(shape(sC)));  // (BLK_M,BLK_N) -> (m,n)
-    int const bm = size<0>(sC), bn = size<1>(sC);
-    REQUIRE(int(cosize(sC.layout())) == bm * bn);
-    // The MMA's stores: each lane's (v0,v1) pair is 8 contiguous bytes, one 64-bit store. The hardware
-    // serves a 64-bit store in two phases of 16 lanes (128 bytes each): conflict-free when each phase's
-    // 32 words fall in 32 different banks.
-    typename Cfg::TiledMma mma;
-    for (int warp = 0; warp < Cfg::kThreads / 32; ++warp) {
-      std::vector<std::vector<std::int64_t>> bytes(32);
-      for (int lane = 0; lane < 32; ++lane) {
-        Tensor tCsC = mma.get_slice(32 * warp + lane).partition_C(sC);  // (MMA,MMA_M,MMA_N)
-        for (int i = 0; i < int(size(tCsC)); i += 2) {
-          REQUIRE(&tCsC(i + 1) == &tCsC(i) + 1);  // v0, v1: two adjacent floats, through the swizzle
-          REQUIRE(smem.offset(&tCsC(i)) % 8 == 0);
-          bytes[std::size_t(lane)].push_back(smem.offset(&tCsC(i)));
-        }
-      }
-      for (std::size_t p = 0; p < bytes[0].size(); ++p)
-        for (int half = 0; half < 2; ++half) {
-          CAPTURE(warp, p, half);
-          std::set<std::int64_t> banks;
-          for (int lane = 16 * half; lane < 16 * half + 16; ++lane)
-            for (int w = 0; w < 2; ++w) banks.insert((bytes[std::size_t(lane)][p] / 4 + w) % 32);
-          REQUIRE(banks.size() == 32);  // 16 lanes x 2 words: every bank once, 1 wavefront
-        }
-    }
-    // The epilogue's copy: every (m,n) once, 4 consecutive n per chunk, 16 contiguous bytes of sC and of a
-    // row-major gC; a warp's instruction covers whole rows (the 128-bit loads: 8 chunks of one bank row
-    // per phase, so conflict-free too).
-    typename Cfg::TiledCopyC copy_c;
-    std::map<std::pair<int, int>, int> seen;
-    int const N = 1000;  // a row-major C whose rows start 16-byte aligned (N % 4 == 0), wider than the tile
-    std::vector<float> g(std::size_t(bm) * N);
-    Tensor gC = make_tensor(make_gmem_ptr(g.data()), make_layout(make_shape(bm, bn), make_stride(N, Int<1>{})));
-    for (int warp = 0; warp < Cfg::kThreads / 32; ++warp) {
-      // Per lane and instruction j: the chunk's 16-byte bank group in sC, and its (m, first n).
-      std::vector<std::vector<std::int64_t>> group(32);
-      std::vector<std::vector<std::pair<int, int>>> first(32);
-      for (int lane = 0; lane < 32; ++lane) {
-        auto thr = copy_c.get_slice(32 * warp + lane);
-        Tensor c = group_modes<1, 3>(thr.partition_S(csC));  // (CPY,chunk) -> (m,n)
-        Tensor s = group_modes<1, 3>(thr.partition_S(sC));   // (CPY,chunk) -> smem
-        Tensor d = group_modes<1, 3>(thr.partition_D(gC));   // (CPY,chunk) -> gmem
-        REQUIRE(int(size<0>(c)) == 4);
-        for (int j = 0; j < int(size<1>(c)); ++j) {
-          REQUIRE(smem.offset(&s(0, j)) % 16 == 0);
-          REQUIRE((&d(0, j) - g.data()) % 4 == 0);
-          for (int e = 0; e < 4; ++e) {
-            ++seen[{int(get<0>(c(e, j))), int(get<1>(c(e, j)))}];
-            REQUIRE(get<0>(c(e, j)) == get<0>(c(0, j)));
-            REQUIRE(get<1>(c(e, j)) == get<1>(c(0, j)) + e);
-            REQUIRE(&s(e, j) == &s(0, j) + e);
-            REQUIRE(&d(e, j) == &d(0, j) + e);
-          }
-          group[std::size_t(lane)].push_back(smem.offset(&s(0, j)) / 16 % 8);
-          first[std::size_t(lane)].push_back({int(get<0>(c(0, j))), int(get<1>(c(0, j)))});
-        }
-      }
-      for (std::size_t j = 0; j < group[0].size(); ++j) {
-        CAPTURE(warp, j);
-        // The 128-bit loads: phase p (lanes 8p..8p+7) reads 8 chunks covering the 8 bank groups.
-        for (int phase = 0; phase < 4; ++phase) {
-          std::set<std::int64_t> groups;
-          for (int l = 8 * phase; l < 8 * phase + 8; ++l) groups.insert(group[std::size_t(l)][j]);
-          REQUIRE(groups.size() == 8);
-        }
-        // The stores: 32 chunks, whole rows of gC (bn/4 lanes a row), contiguous in each row.
-        std::map<int, std::set<int>> cols_of_row;
-        for (int lane = 0; lane < 32; ++lane) {
-          auto const [m, n] = first[std::size_t(lane)][j];
-          for (int e = 0; e < 4; ++e) cols_of_row[m].insert(n + e);
-        }
-        for (auto const& [row, cols] : cols_of_row) {
-          CAPTURE(row);
-          REQUIRE(int(cols.size()) == std::min(bn, 128));  // 32 lanes x 4 floats: whole rows, or 128 of one
-          REQUIRE(*cols.rbegin() - *cols.begin() + 1 == int(cols.size()));  // contiguous
-        }
-      }
-    }
-    REQUIRE(int(seen.size()) == bm * bn);
-    for (auto const& [mn, n] : seen) REQUIRE(n == 1);
+    INFO(name_of<decltype(cfg)>());
+    gemm_checks::check_epilogue_through_smem<decltype(cfg)>();
   });
 }
 

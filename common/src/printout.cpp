@@ -61,6 +61,27 @@ void print_k_edge(std::ostream& os, std::int64_t K, int bk) {
     os << "  No k-tile is ragged: K is a multiple of BLK_K.\n";
 }
 
+std::string box_rows(int first, int rows, int extent) {
+  std::string s = std::to_string(first) + ".." + std::to_string(first + rows - 1);
+  if (first + rows <= extent) return s + ", all inside";
+  if (first >= extent) return s + ", all outside: zeros";
+  return s + ", of which " + std::to_string(first) + ".." + std::to_string(extent - 1) + " exist; " +
+         std::to_string(first + rows - extent) + " rows of zeros";
+}
+
+void print_chunk_stores(std::ostream& os, int T, std::int64_t N, int chunk, int chunks, int inside, int floats) {
+  auto rest = [](int done, int of) {
+    return done == of ? ": all lie inside C.\n" : done == 0 ? ": none lies inside C.\n" : "; the rest lie outside C.\n";
+  };
+  if (N % chunk == 0)
+    os << "  N % " << chunk << " == 0: 128-bit stores. Thread " << T << " stores " << inside << " of its " << chunks
+       << " chunks" << rest(inside, chunks);
+  else
+    os << "  N % " << chunk << " != 0: rows of C do not start 16-byte aligned, so the same partition stores one float"
+       << " at a\n  time. Thread " << T << " stores " << floats << " of its " << chunks * chunk << " floats"
+       << rest(floats, chunks * chunk);
+}
+
 void print_swizzle_bits(std::ostream& os, int B, int M, int S, int low_bits, int high_bits, char low, char high,
                         std::string const& index) {
   auto name = [&](int bit) {

@@ -250,4 +250,26 @@ void print_grid_map(std::ostream& os, std::int64_t M, std::int64_t N, int blk_m,
 /// \brief The ragged k-tile, if any: which k the last k-tile holds and how many of them exist.
 void print_k_edge(std::ostream& os, std::int64_t K, int blk_k);
 
+/// \brief What one TMA box of \p rows rows starting at row \p first covers of an operand with \p extent
+/// rows: "256..383, of which 256..299 exist; 84 rows of zeros" (the rest the TMA unit fills with zeros).
+std::string box_rows(int first, int rows, int extent);
+
+/// \brief The text of print_chunk_stores, from its counts: \p chunks of the thread, \p inside of them
+/// whose first float lies inside C, \p floats of its floats inside C.
+void print_chunk_stores(std::ostream& os, int T, std::int64_t N, int chunk, int chunks, int inside, int floats);
+
+/// \brief The epilogue's stores of thread \p T from its copy partition's mask \p mask, (CPY,...) with CPY
+/// = \p chunk floats (16 bytes): with N % chunk == 0 one 128-bit store per chunk whose first float lies
+/// inside C, otherwise float by float. Says how many it stores, of how many.
+template <class MaskTensor>
+void print_chunk_stores(std::ostream& os, MaskTensor const& mask, int T, std::int64_t N, int chunk) {
+  int chunks = 0, inside = 0, floats = 0;
+  for (int j = 0; j < int(cute::size(mask)) / chunk; ++j) {
+    ++chunks;
+    inside += mask(chunk * j) ? 1 : 0;
+    for (int v = 0; v < chunk; ++v) floats += mask(chunk * j + v) ? 1 : 0;
+  }
+  print_chunk_stores(os, T, N, chunk, chunks, inside, floats);
+}
+
 }  // namespace tut
