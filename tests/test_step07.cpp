@@ -87,38 +87,8 @@ TEST_CASE("the staged smem: each stage a swizzled bijection of its own bytes, 16
 
 TEST_CASE("the cp.async partition covers every stage once, in 16-byte chunks on both sides", "[step07]") {
   for_each_config([](auto cfg) {
-    using Cfg = decltype(cfg);
-    INFO(name_of<Cfg>());
-    tut::HostSmem<Cfg> smem;
-    auto check = [&](auto const& copy, auto const& s) {
-      Tensor cs = make_identity_tensor(product_each(shape(s)));  // (BLK_MN,BLK_K,STAGES) -> (mn,k,stage)
-      std::map<std::tuple<int, int, int>, int> writers;
-      for (int t = 0; t < Cfg::kThreads; ++t) {
-        CAPTURE(t);
-        auto thr = copy.get_slice(t);
-        Tensor tXc = thr.partition_D(cs);  // (CPY,CPY_MN,CPY_K,STAGES) -> (mn,k,stage)
-        Tensor tXs = thr.partition_D(s);   // (CPY,CPY_MN,CPY_K,STAGES) -> smem
-        REQUIRE(int(size<0>(tXs)) == 8);
-        REQUIRE(int(size<3>(tXs)) == Cfg::kStages);
-        for (int i = 0; i < int(size(tXc)); ++i) ++writers[{int(get<0>(tXc(i))), int(get<1>(tXc(i))), int(get<2>(tXc(i)))}];
-        Tensor c = group_modes<1, 4>(tXc);
-        Tensor d = group_modes<1, 4>(tXs);
-        for (int j = 0; j < int(size<1>(c)); ++j) {
-          REQUIRE(get<1>(c(0, j)) % 8 == 0);
-          REQUIRE(smem.offset(&d(0, j)) % 16 == 0);
-          for (int e = 1; e < 8; ++e) {
-            REQUIRE(get<0>(c(e, j)) == get<0>(c(0, j)));
-            REQUIRE(get<1>(c(e, j)) == get<1>(c(0, j)) + e);
-            REQUIRE(get<2>(c(e, j)) == get<2>(c(0, j)));
-            REQUIRE(&d(e, j) == &d(0, j) + e);
-          }
-        }
-      }
-      REQUIRE(int(writers.size()) == int(size(s)));
-      for (auto const& [c, n] : writers) REQUIRE(n == 1);
-    };
-    check(typename Cfg::TiledCopyA{}, smem.sA());
-    check(typename Cfg::TiledCopyB{}, smem.sB());
+    INFO(name_of<decltype(cfg)>());
+    gemm_checks::check_cp_async_partition<decltype(cfg)>();
   });
 }
 
