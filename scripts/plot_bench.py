@@ -133,9 +133,12 @@ def series(values, sizes, keep):
     return [values.get(size, math.nan) if keep(size) else math.nan for size in sizes]
 
 
-# One colour per step: matplotlib's tab10 without its grey, which the cuBLAS lines use.
+# One colour and one marker per step: matplotlib's tab10 without its grey, which the cuBLAS lines use,
+# then darker tones of tab20b for the steps past the ninth. A step past the last colour is an error, not
+# a repeat of step 01's look.
 STEP_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22",
-                "#17becf"]
+                "#17becf", "#393b79", "#637939", "#843c39", "#7b4173"]
+STEP_MARKERS = "osD^vP*XhpH<>"
 CUBLAS_STYLES = [("black", "--", "x"), ("black", ":", "+"), ("black", "-.", "1")]
 
 
@@ -160,10 +163,11 @@ def render_svg(results):
     top.tick_params(labelbottom=False)
     key.axis("off")
     x = range(len(results.sizes))
-    markers = "osD^vP*Xh"
+    if len(results.steps) > min(len(STEP_COLOURS), len(STEP_MARKERS)):
+        raise SystemExit(f"plot_bench.py: {len(results.steps)} steps, but only {len(STEP_COLOURS)} colours and "
+                         f"{len(STEP_MARKERS)} markers: add some")
     for i, (step, values) in enumerate(sorted(results.steps.items())):
-        style = dict(marker=markers[i % len(markers)], markersize=7, color=STEP_COLOURS[i % len(STEP_COLOURS)],
-                     label=step)
+        style = dict(marker=STEP_MARKERS[i], markersize=7, color=STEP_COLOURS[i], label=step)
         plot_both(top, x, {s: v[0] for s, v in values.items()}, results.sizes, style, dict(style, linewidth=2))
         ratios = {s: v[1] for s, v in values.items() if v[1] is not None}
         plot_both(bottom, x, ratios, results.sizes, style, dict(style, linewidth=2))
