@@ -1,13 +1,30 @@
 // bench_gemm: every registered step's kernels against cuBLAS, on the same sizes, in the same run.
 //
 // Each benchmark iteration is a batch of launches, back to back, timed with CUDA events (manual time,
-// per launch; see time_loop). Counters:
+// per launch; see time_loop). Two baselines run first for each size, input type and operand convention:
+//   cublas_<kind>/<size>    cublasGemmEx
+//   cublasLt_<kind>/<size>  cublasLtMatmul, with the fastest of the algorithms (up to 8) that cuBLASLt's
+//                           heuristic offers, each checked against cublasGemmEx and timed first (tune_lt)
+// Counters of every entry:
 //   TFLOP/s        2·M·N·K / time
+//   batch          launches per timed iteration (Google Benchmark's Time is per batch)
+//   ms_per_launch  the batch's time / batch
+// of the cublasLt_ entries:
+//   algos_tried    how many algorithms the heuristic returned
+//   algo_rank      the chosen one's place in that list (0: the heuristic's first choice)
+// of each kernel's entry:
 //   vs_cuBLAS      this kernel's TFLOP/s / cuBLAS's at the same size, input type and operand
 //                  convention, same run (cuBLAS runs first)
 //   max_rel_diff   max |C − C_cuBLAS| / max |C_cuBLAS|, checked once before timing
-//   batch          launches per timed iteration (Google Benchmark's Time is per batch)
-//   ms_per_launch  the batch's time / batch
+//   ratio_cuBLAS, ratio_cuBLASLt, ratio_best
+//                  this kernel's TFLOP/s / cuBLAS's, / cuBLASLt's, / the faster one's, each the median
+//                  over interleaved rounds that time the three back to back (interleaved_rounds);
+//                  ratio_cuBLASLt is left out where cuBLASLt has no algorithm for the kind; all of
+//                  them for a kernel below half the better baseline's TFLOP/s (kRoundsFrom)
+//   ratio_best_min, ratio_best_max  the lowest and highest ratio_best of a round
+//   rounds         how many rounds (--rounds=N, default 7)
+// After the run, a Markdown table on stdout (stderr when Google Benchmark's JSON or CSV goes there) sums
+// it up: per kernel, its TFLOP/s, the baselines' and the three medians (print_summary).
 // Every variant of every step runs (tut::all_steps(), the list CMake registers). A kernel whose result
 // differs from cuBLAS is reported as an error and makes the program exit 1.
 // Default sizes: 512x512x256, 1024^3, 2048^3, 4096^3, 8192^3, and two ragged ones: 1000x999x777 and
@@ -17,15 +34,21 @@
 // goes through the watchdog (tut/watchdog.hpp): a kernel that never finishes ends the run with one line
 // and exit 3; --timeout=S sets its limit per launch.
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <deque>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <deque>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <cublasLt.h>
 #include <cublas_v2.h>
 
 #include "tut/buffers.hpp"
@@ -42,11 +65,46 @@ void cublas_check(cublasStatus_t s, char const* what) {
   if (s != CUBLAS_STATUS_SUCCESS) throw tut::CudaError(std::string(what) + " failed: cuBLAS status " + std::to_string(int(s)));
 }
 
+// Interleaved rounds per kernel (interleaved_rounds): with 7, one disturbed round cannot move the median,
+// and the min..max of the rounds shows how well they agree. --rounds=N changes it.
+constexpr int kDefaultRounds = 7;
+// Rounds are for the kernels that contend with the vendor library: one at least this fraction of the
+// better baseline in its own timing (time_loop). The others (steps 01-07 at most sizes) would spend
+// minutes of rounds to confirm a ratio nobody disputes, and get their plain vs_cuBLAS only.
+constexpr double kRoundsFrom = 0.5;
+// The algorithms cuBLASLt's heuristic is asked for; each is checked and timed (lt_tuned).
+constexpr int kLtAlgos = 8;
+// cuBLASLt's workspace: 32 MiB, what cuBLAS's documentation recommends on Hopper (cublasSetWorkspace), so
+// that the heuristic may offer the algorithms that need one (split-K ones, say).
+constexpr std::size_t kLtWorkspaceBytes = std::size_t(32) << 20;
+
 cublasHandle_t g_cublas = nullptr;
+cublasLtHandle_t g_lt = nullptr;                  // one for the run: main creates and destroys it
+tut::DeviceBuffer<unsigned char> g_lt_workspace;  // kLtWorkspaceBytes for every cublasLtMatmul; main frees it
 bool g_mismatch = false;                          // a kernel differed from cuBLAS: exit 1
-double g_timeout_s = 0;
-std::deque<tut::Variant> g_bug_variants;          // --bug: the default variants with the bug (stable addresses)                           // --timeout=S: the watchdog's limit per launch (0: derived)
+double g_timeout_s = 0;                           // --timeout=S: the watchdog's limit per launch (0: derived)
+int g_rounds = kDefaultRounds;                    // --rounds=N
+std::deque<tut::Variant> g_bug_variants;          // --bug: the default variants with the bug (stable addresses)
 std::map<std::string, double> g_cublas_tflops;    // baseline key -> cuBLAS TFLOP/s in this run
+std::map<std::string, double> g_cublaslt_tflops;  // baseline key -> the tuned cuBLASLt's TFLOP/s in this run
+
+// cuBLASLt's descriptors, owned: destroyed with their owner.
+struct LtDestroy {
+  void operator()(cublasLtMatmulDesc_t d) const { cublasLtMatmulDescDestroy(d); }
+  void operator()(cublasLtMatrixLayout_t l) const { cublasLtMatrixLayoutDestroy(l); }
+  void operator()(cublasLtMatmulPreference_t p) const { cublasLtMatmulPreferenceDestroy(p); }
+};
+template <class Opaque>
+using LtOwner = std::unique_ptr<Opaque, LtDestroy>;
+
+// cublasLtMatmul set up to compute what cublas_gemm computes (lt_gemm), and the algorithm lt_tuned chose.
+struct LtGemm {
+  LtOwner<cublasLtMatmulDescOpaque_t> desc;
+  LtOwner<cublasLtMatrixLayoutOpaque_t> a, b, c;  // cuBLAS's A (our B), its B (our A), C (and D)
+  int tried = 0;                                  // algorithms the heuristic returned
+  int rank = -1;                                  // the chosen one's index in that list; -1: none usable
+  cublasLtMatmulAlgo_t algo{};
+};
 
 // Device operands of one size, input type and convention, shared by every benchmark of that kind.
 struct Operands {
@@ -55,6 +113,7 @@ struct Operands {
   tut::Convention conv;
   tut::DeviceBuffer<unsigned char> A, B;
   tut::DeviceBuffer<float> C, C_ref;
+  std::optional<LtGemm> lt;  // set up and tuned on first use (lt_tuned), then the same for every benchmark
   Operands(tut::Problem q, tut::DType t, tut::Convention c)
       : p(q), type(t), conv(c), A(std::size_t(q.m * q.k) * tut::dtype_bytes(t)),
         B(std::size_t(q.n * q.k) * tut::dtype_bytes(t)), C(std::size_t(q.m * q.n)), C_ref(std::size_t(q.m * q.n)) {
@@ -78,54 +137,139 @@ std::string kind_of(tut::DType t, tut::Convention const& c) {
   return std::string(tut::dtype_name(t)) + (c.a == tut::Major::mn ? "_N" : "_T") + (c.b == tut::Major::mn ? "T" : "N");
 }
 
-// "fp32_NT/4096x4096x4096": which cuBLAS run a kernel is compared with.
+// "fp32_NT/4096x4096x4096": which baselines a kernel is compared with.
 std::string baseline_key(Operands const& o) { return kind_of(o.type, o.conv) + "/" + size_name(o.p); }
 
 // C (M,N) row-major = A (M,K) · B (N,K)ᵀ, in cuBLAS's column-major terms Cᵀ (N×M, ld N) = B' · A'':
 // B' is B as an N×K matrix (N-major: op N, ld N; K-major: it is stored K×N, so op T, ld K) and A'' is
 // Aᵀ (M-major: stored M×K, so op T, ld M; K-major: stored K×M, op N, ld K). fp32 operands use plain
-// FP32 (no TF32); fp16 operands multiply in fp16 and accumulate and store fp32.
+// FP32 (no TF32); fp16 operands multiply in fp16 and accumulate and store fp32. cublasGemmEx and
+// cublasLtMatmul both make this one call.
+struct BlasCall {
+  cublasOperation_t op_b, op_a;  // cuBLAS's transa (on B') and transb (on A'')
+  int n, m, k;                   // cuBLAS's m, n, k; C's ld is n
+  int ldb, lda;                  // cuBLAS's lda (B's) and ldb (A's)
+  cudaDataType_t type;           // A's and B's; C is CUDA_R_32F
+};
+
+BlasCall blas_call(Operands const& o) {
+  if (o.conv.c != tut::Order::row) throw tut::CudaError("bench_gemm: only row-major C is benchmarked");
+  bool const b_n = o.conv.b == tut::Major::mn, a_m = o.conv.a == tut::Major::mn;
+  int const M = int(o.p.m), N = int(o.p.n), K = int(o.p.k);
+  return {b_n ? CUBLAS_OP_N : CUBLAS_OP_T, a_m ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, b_n ? N : K, a_m ? M : K,
+          o.type == tut::DType::f16 ? CUDA_R_16F : CUDA_R_32F};
+}
+
 void cublas_gemm(Operands& o, float* C) {
   float const one = 1.f, zero = 0.f;
-  int const M = int(o.p.m), N = int(o.p.n), K = int(o.p.k);
-  bool const b_n = o.conv.b == tut::Major::mn, a_m = o.conv.a == tut::Major::mn;
-  cublasOperation_t const op_b = b_n ? CUBLAS_OP_N : CUBLAS_OP_T, op_a = a_m ? CUBLAS_OP_T : CUBLAS_OP_N;
-  int const ldb = b_n ? N : K, lda = a_m ? M : K;
-  if (o.conv.c != tut::Order::row) throw tut::CudaError("bench_gemm: only row-major C is benchmarked");
-  cudaDataType_t const t = o.type == tut::DType::f16 ? CUDA_R_16F : CUDA_R_32F;
-  cublas_check(cublasGemmEx(g_cublas, op_b, op_a, N, M, K, &one, o.B.get(), t, ldb, o.A.get(), t, lda, &zero, C,
-                            CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+  BlasCall const c = blas_call(o);
+  cublas_check(cublasGemmEx(g_cublas, c.op_b, c.op_a, c.n, c.m, c.k, &one, o.B.get(), c.type, c.ldb, o.A.get(), c.type,
+                            c.lda, &zero, C, CUDA_R_32F, c.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                "cublasGemmEx");
 }
+
+// The layout of a matrix that is rows×cols after \p op: cuBLASLt describes it as stored, before op.
+LtOwner<cublasLtMatrixLayoutOpaque_t> lt_layout(cudaDataType_t t, cublasOperation_t op, int rows, int cols, int ld) {
+  cublasLtMatrixLayout_t l = nullptr;
+  bool const n = op == CUBLAS_OP_N;
+  cublas_check(cublasLtMatrixLayoutCreate(&l, t, std::uint64_t(n ? rows : cols), std::uint64_t(n ? cols : rows), ld),
+               "cublasLtMatrixLayoutCreate");
+  return LtOwner<cublasLtMatrixLayoutOpaque_t>(l);
+}
+
+// cublasLtMatmul's descriptors for cublas_gemm's call (blas_call): the same operands, transposes and
+// leading dimensions, fp32 compute and scale (CUBLAS_COMPUTE_32F: no TF32 either), fp32 C and D.
+LtGemm lt_gemm(Operands const& o) {
+  BlasCall const c = blas_call(o);
+  LtGemm lt;
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublas_check(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+  lt.desc.reset(desc);
+  std::int32_t const transa = c.op_b, transb = c.op_a;  // int32_t: the attributes' type (cublasLt.h)
+  cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa),
+               "cublasLtMatmulDescSetAttribute");
+  cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb),
+               "cublasLtMatmulDescSetAttribute");
+  lt.a = lt_layout(c.type, c.op_b, c.n, c.k, c.ldb);         // B': N×K after op
+  lt.b = lt_layout(c.type, c.op_a, c.k, c.m, c.lda);         // A'': K×M after op
+  lt.c = lt_layout(CUDA_R_32F, CUBLAS_OP_N, c.n, c.m, c.n);  // Cᵀ: N×M
+  return lt;
+}
+
+// One cublasLtMatmul of \p o with \p algo into \p C (D; beta is 0, so C is only named), on the default stream.
+cublasStatus_t lt_matmul(Operands const& o, LtGemm const& lt, cublasLtMatmulAlgo_t const& algo, float* C) {
+  float const one = 1.f, zero = 0.f;
+  return cublasLtMatmul(g_lt, lt.desc.get(), &one, o.B.get(), lt.a.get(), o.A.get(), lt.b.get(), &zero, C, lt.c.get(),
+                        C, lt.c.get(), &algo, g_lt_workspace.get(), g_lt_workspace.bytes(), nullptr);
+}
+
+// Times batches of launches issued back to back between two CUDA events. The stop event is recorded right
+// after the last launch, before the wait: recorded after it (as tut::GpuTimer::stop() records its own), it
+// would add the wait's polling, up to a few ms, to the batch. Every wait goes through the watchdog: a launch
+// that never finishes ends the run with one line naming it (\p what) and exit 3.
+class BatchTimer {
+ public:
+  BatchTimer() {
+    TUT_CUDA_CHECK(cudaEventCreate(&start_));
+    TUT_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~BatchTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  BatchTimer(BatchTimer const&) = delete;
+  BatchTimer& operator=(BatchTimer const&) = delete;
+
+  // The milliseconds \p batch launches took; \p limit_s is the watchdog's limit per launch.
+  template <class Launch>
+  float ms(int batch, std::string const& what, double limit_s, Launch&& launch) {
+    TUT_CUDA_CHECK(cudaEventRecord(start_, nullptr));
+    for (int i = 0; i < batch; ++i) launch();
+    TUT_CUDA_CHECK(cudaEventRecord(stop_, nullptr));
+    tut::wait_or_exit("bench_gemm", what, batch * limit_s);
+    TUT_CUDA_CHECK(cudaGetLastError());
+    float elapsed = 0.f;
+    TUT_CUDA_CHECK(cudaEventElapsedTime(&elapsed, start_, stop_));
+    return elapsed;
+  }
+
+  // A batch of about 20 ms of \p launch, from one warm-up launch and one timed: at least 3 launches, at
+  // most 200.
+  template <class Launch>
+  int batch_of_20ms(std::string const& what, double limit_s, Launch&& launch) {
+    ms(1, what, limit_s, launch);  // warm-up
+    float const one_ms = ms(1, what, limit_s, launch);
+    return std::clamp(int(20.0f / std::max(one_ms, 1e-3f)), 3, 200);
+  }
+
+ private:
+  cudaEvent_t start_{};
+  cudaEvent_t stop_{};
+};
+
+// What time_loop measured: the launches per batch, and TFLOP/s.
+struct Timed {
+  int batch;
+  double tflops;
+};
 
 // Each benchmark iteration times a batch of launches issued back to back between two CUDA events, so
 // the GPU never idles between them (timing each launch alone lets it idle, and cuBLAS, measured that
 // way, lost 4% at 4096^3 and 11% at 8192^3 on an H100). The batch is sized from one warm-up launch to
 // take about 20 ms, and is at least 3 launches. Google Benchmark's Time column is per batch; the
-// counters ms_per_launch and TFLOP/s are per launch.
-// Every wait for the GPU goes through the watchdog: a kernel that never finishes ends the run with one
-// line naming it (\p what) and exit 3.
+// counters ms_per_launch and TFLOP/s are per launch. BatchTimer times the batches, and sends every wait
+// through the watchdog.
 template <class Launch>
-void time_loop(benchmark::State& state, Operands const& o, bool vs_cublas, std::string const& what, Launch&& launch) {
+Timed time_loop(benchmark::State& state, Operands const& o, bool vs_cublas, std::string const& what, Launch&& launch) {
   double const limit_s = tut::watchdog_seconds(o.p, g_timeout_s);
-  tut::GpuTimer timer;
-  launch();  // warm-up
-  tut::wait_or_exit("bench_gemm", what, limit_s);
-  timer.start();
-  launch();
-  tut::wait_or_exit("bench_gemm", what, limit_s);
-  float const one_ms = timer.stop();
-  int const batch = std::clamp(int(20.0f / std::max(one_ms, 1e-3f)), 3, 200);
+  BatchTimer timer;
+  int const batch = timer.batch_of_20ms(what, limit_s, launch);
   double total_ms = 0;
   for (auto _ : state) {
-    timer.start();
-    for (int i = 0; i < batch; ++i) launch();
-    tut::wait_or_exit("bench_gemm", what, batch * limit_s);
-    float const ms = timer.stop();
+    float const ms = timer.ms(batch, what, limit_s, launch);
     total_ms += ms;
     state.SetIterationTime(ms * 1e-3);  // the batch's time: Google Benchmark's Time column is per batch
   }
-  TUT_CUDA_CHECK(cudaGetLastError());
   double const ms_per_launch = total_ms / double(state.iterations()) / double(batch);
   double const tflops = tut::gemm_tflops(o.p.m, o.p.n, o.p.k, ms_per_launch);
   state.counters["TFLOP/s"] = tflops;
@@ -133,50 +277,284 @@ void time_loop(benchmark::State& state, Operands const& o, bool vs_cublas, std::
   state.counters["ms_per_launch"] = ms_per_launch;
   auto it = g_cublas_tflops.find(baseline_key(o));
   if (vs_cublas && it != g_cublas_tflops.end() && it->second > 0) state.counters["vs_cuBLAS"] = tflops / it->second;
+  return {batch, tflops};
 }
 
-void bench_cublas(benchmark::State& state, std::shared_ptr<Operands> o) {
-  try {
-    time_loop(state, *o, false, "cuBLAS", [&] { cublas_gemm(*o, o->C_ref.get()); });
-    g_cublas_tflops[baseline_key(*o)] = state.counters["TFLOP/s"];
-  } catch (std::exception const& e) {
-    state.SkipWithError(e.what());
-  }
-}
+// The largest max_rel_diff a result may have. fp32 inputs: both sides accumulate fp32 in different
+// orders; fp16 inputs: tensor-core rounding.
+double tolerance(tut::DType t) { return t == tut::DType::f16 ? 1e-3 : 1e-4; }
 
-// max |C − C_ref| / max |C_ref|, after one launch of the kernel into a poisoned C.
-double rel_diff_vs_cublas(Operands& o, tut::LaunchFn launch, std::string const& what) {
-  o.C.fill_bytes(0xFF);
+// cublasGemmEx's C for \p o (left in o.C_ref too), on the host: what every other result is checked against.
+std::vector<float> cublas_reference(Operands& o) {
   cublas_gemm(o, o.C_ref.get());
-  launch({o.p, o.A.get(), o.B.get(), o.C.get()}, nullptr);
+  tut::wait_or_exit("bench_gemm", "cuBLAS", tut::watchdog_seconds(o.p, g_timeout_s));
+  std::vector<float> r;
+  o.C_ref.download(r);
+  return r;
+}
+
+// max |C − C_ref| / max |C_ref|, after one \p launch into a poisoned o.C; \p ref is cublas_reference's.
+template <class Launch>
+double rel_diff(Operands& o, std::vector<float> const& ref, std::string const& what, Launch&& launch) {
+  o.C.fill_bytes(0xFF);
+  launch();
   TUT_CUDA_CHECK(cudaGetLastError());
   tut::wait_or_exit("bench_gemm", what, tut::watchdog_seconds(o.p, g_timeout_s));
-  std::vector<float> c, r;
+  std::vector<float> c;
   o.C.download(c);
-  o.C_ref.download(r);
   double diff = 0, scale = 0;
   for (std::size_t i = 0; i < c.size(); ++i) {
-    diff = std::max(diff, std::isfinite(c[i]) ? double(std::abs(c[i] - r[i])) : INFINITY);
-    scale = std::max(scale, double(std::abs(r[i])));
+    diff = std::max(diff, std::isfinite(c[i]) ? double(std::abs(c[i] - ref[i])) : INFINITY);
+    scale = std::max(scale, double(std::abs(ref[i])));
   }
   return scale > 0 ? diff / scale : diff;
 }
 
+// cuBLASLt tuned for \p o: the heuristic's algorithms (up to kLtAlgos, allowed kLtWorkspaceBytes of
+// workspace), each checked once against cublasGemmEx's result as a kernel is (one that fails or differs
+// is dropped, with a line on stderr), the others timed (a warm-up, then a batch of about 20 ms), the
+// fastest kept. \p what names it in those lines and to the watchdog.
+LtGemm tune_lt(Operands& o, std::string const& what) {
+  LtGemm lt = lt_gemm(o);
+  cublasLtMatmulPreference_t p = nullptr;
+  cublas_check(cublasLtMatmulPreferenceCreate(&p), "cublasLtMatmulPreferenceCreate");
+  LtOwner<cublasLtMatmulPreferenceOpaque_t> const pref(p);
+  std::uint64_t const workspace = g_lt_workspace.bytes();
+  cublas_check(cublasLtMatmulPreferenceSetAttribute(p, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                                                    sizeof workspace),
+               "cublasLtMatmulPreferenceSetAttribute");
+  std::vector<cublasLtMatmulHeuristicResult_t> found(kLtAlgos);
+  cublasStatus_t const s = cublasLtMatmulAlgoGetHeuristic(g_lt, lt.desc.get(), lt.a.get(), lt.b.get(), lt.c.get(),
+                                                          lt.c.get(), p, kLtAlgos, found.data(), &lt.tried);
+  if (s == CUBLAS_STATUS_NOT_SUPPORTED)
+    lt.tried = 0;  // no algorithm for this kind
+  else
+    cublas_check(s, "cublasLtMatmulAlgoGetHeuristic");
+
+  double const limit_s = tut::watchdog_seconds(o.p, g_timeout_s);
+  std::vector<float> const ref = cublas_reference(o);
+  BatchTimer timer;
+  float best_ms = INFINITY;
+  for (int i = 0; i < lt.tried; ++i) {
+    cublasLtMatmulAlgo_t const& algo = found[std::size_t(i)].algo;
+    cublasStatus_t status = found[std::size_t(i)].state;
+    double diff = INFINITY;
+    if (status == CUBLAS_STATUS_SUCCESS)
+      diff = rel_diff(o, ref, what, [&] { status = lt_matmul(o, lt, algo, o.C.get()); });
+    if (status != CUBLAS_STATUS_SUCCESS || !(diff <= tolerance(o.type))) {
+      std::string const why = status != CUBLAS_STATUS_SUCCESS
+                                  ? "cuBLAS status " + std::to_string(int(status))
+                                  : "result differs from cublasGemmEx's: max rel diff " + std::to_string(diff);
+      std::fprintf(stderr, "bench_gemm: %s: algorithm %d of %d dropped: %s\n", what.c_str(), i, lt.tried, why.c_str());
+      continue;
+    }
+    auto const launch = [&] { cublas_check(lt_matmul(o, lt, algo, o.C.get()), "cublasLtMatmul"); };
+    int const batch = timer.batch_of_20ms(what, limit_s, launch);
+    float const ms = timer.ms(batch, what, limit_s, launch) / float(batch);
+    if (ms < best_ms) {
+      best_ms = ms;
+      lt.rank = i;
+      lt.algo = algo;
+    }
+  }
+  return lt;
+}
+
+// tune_lt's result for \p o, tuned on first use and kept in \p o, so that the cublasLt_ entry and every
+// kernel's rounds use the same algorithm, whichever of them --benchmark_filter lets run. Where cuBLASLt
+// has no usable algorithm, or fails, a line on stderr says so, and the kernels are compared with cuBLAS
+// alone: a baseline's trouble is not the kernel's.
+LtGemm const& lt_tuned(Operands& o) {
+  if (o.lt) return *o.lt;
+  std::string const what = "cuBLASLt " + baseline_key(o);
+  try {
+    o.lt = tune_lt(o, what);
+  } catch (std::exception const& e) {
+    std::fprintf(stderr, "bench_gemm: %s: %s\n", what.c_str(), e.what());
+    o.lt = LtGemm{};
+  }
+  if (o.lt->rank < 0)
+    std::fprintf(stderr, "bench_gemm: %s: no usable algorithm (%d from the heuristic): compared with cuBLAS alone\n",
+                 what.c_str(), o.lt->tried);
+  return *o.lt;
+}
+
+void bench_cublas(benchmark::State& state, std::shared_ptr<Operands> o) {
+  try {
+    auto const launch = [&] { cublas_gemm(*o, o->C_ref.get()); };
+    g_cublas_tflops[baseline_key(*o)] = time_loop(state, *o, false, "cuBLAS", launch).tflops;
+  } catch (std::exception const& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+void bench_cublaslt(benchmark::State& state, std::shared_ptr<Operands> o) {
+  try {
+    LtGemm const& lt = lt_tuned(*o);
+    if (lt.rank < 0) {
+      state.SkipWithError("no usable cuBLASLt algorithm (see stderr)");
+      return;
+    }
+    auto const launch = [&] { cublas_check(lt_matmul(*o, lt, lt.algo, o->C.get()), "cublasLtMatmul"); };
+    g_cublaslt_tflops[baseline_key(*o)] = time_loop(state, *o, false, "cuBLASLt", launch).tflops;
+    state.counters["algos_tried"] = lt.tried;
+    state.counters["algo_rank"] = lt.rank;
+  } catch (std::exception const& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  std::size_t const n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The kernel's TFLOP/s over each baseline's, one per round (the same flops: the baseline's time over the
+// kernel's). lt is empty where cuBLASLt has no algorithm; best is over the faster baseline of the round.
+struct Rounds {
+  std::vector<double> blas, lt, best;
+};
+
+// g_rounds rounds of the kernel against both baselines. A round times, back to back, a batch of
+// cublasGemmEx, one of the tuned cublasLtMatmul and one of the kernel, \p batch launches each, so the
+// three share the GPU's state of that moment (clocks, temperature, whatever else runs), which entries
+// timed seconds apart do not. Odd rounds run them in the reverse order, kernel first: the first batch
+// after the host's pause and the last one, on a warmer GPU, fall to each side as often, so the order
+// cannot bias the ratios. (Neighbours still share a power budget: on a GPU at its power limit a light
+// kernel runs slower beside cuBLAS than alone; bench/README.md.)
+template <class Launch>
+Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launch&& kernel) {
+  LtGemm const& lt = lt_tuned(o);
+  bool const has_lt = lt.rank >= 0;
+  double const limit_s = tut::watchdog_seconds(o.p, g_timeout_s);
+  BatchTimer timer;
+  Rounds out;
+  for (int r = 0; r < g_rounds; ++r) {
+    std::array<double, 3> ms{};  // cuBLAS, cuBLASLt, the kernel
+    for (int j = 0; j < 3; ++j) {
+      int const which = r % 2 ? 2 - j : j;
+      if (which == 0)
+        ms[0] = timer.ms(batch, "cuBLAS", limit_s, [&] { cublas_gemm(o, o.C.get()); });
+      else if (which == 1 && has_lt)
+        ms[1] = timer.ms(batch, "cuBLASLt", limit_s,
+                         [&] { cublas_check(lt_matmul(o, lt, lt.algo, o.C.get()), "cublasLtMatmul"); });
+      else if (which == 2)
+        ms[2] = timer.ms(batch, what, limit_s, kernel);
+    }
+    out.blas.push_back(ms[0] / ms[2]);
+    if (has_lt) out.lt.push_back(ms[1] / ms[2]);
+    out.best.push_back((has_lt ? std::min(ms[0], ms[1]) : ms[0]) / ms[2]);
+  }
+  return out;
+}
+
+// One line of the summary table (print_summary).
+struct SummaryRow {
+  std::string entry;         // the benchmark's name: Google Benchmark may run it more than once, the last counts
+  std::string size, kernel;  // "4096x4096x4096", "step10_warp_specialized"
+  std::string key;           // baseline_key
+  double tflops;             // time_loop's
+  int lt_tried;              // algorithms cuBLASLt's heuristic returned for the key
+  double blas, lt, best;     // the medians of the rounds (lt: NaN without cuBLASLt)
+  double best_min, best_max;
+};
+std::vector<SummaryRow> g_summary;  // in the order the kernels first ran
+
+double tflops_of(std::map<std::string, double> const& baseline, std::string const& key);
+
 void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_ptr<Operands> o, std::string what) {
   try {
-    // fp32 inputs: both sides accumulate fp32 in different orders; fp16 inputs: tensor-core rounding.
-    double const limit = o->type == tut::DType::f16 ? 1e-3 : 1e-4;
-    double const diff = rel_diff_vs_cublas(*o, v->launch, what);
-    if (!(diff <= limit)) {
+    auto const kernel = [&] { v->launch({o->p, o->A.get(), o->B.get(), o->C.get()}, nullptr); };
+    double const diff = rel_diff(*o, cublas_reference(*o), what, kernel);
+    if (!(diff <= tolerance(o->type))) {
       g_mismatch = true;
       state.SkipWithError(("result differs from cuBLAS: max rel diff " + std::to_string(diff)).c_str());
       return;
     }
-    time_loop(state, *o, true, what, [&] { v->launch({o->p, o->A.get(), o->B.get(), o->C.get()}, nullptr); });
+    Timed const t = time_loop(state, *o, true, what, kernel);
     state.counters["max_rel_diff"] = diff;
+    double const baseline = std::max(g_cublas_tflops[baseline_key(*o)],
+                                     std::isnan(tflops_of(g_cublaslt_tflops, baseline_key(*o)))
+                                         ? 0.0 : tflops_of(g_cublaslt_tflops, baseline_key(*o)));
+    if (!(t.tflops >= kRoundsFrom * baseline)) return;  // below half the baseline: no rounds (kRoundsFrom)
+    Rounds const r = interleaved_rounds(*o, t.batch, what, kernel);
+    auto const [lo, hi] = std::minmax_element(r.best.begin(), r.best.end());
+    SummaryRow const row{what, size_name(o->p), what.substr(0, what.rfind('/')), baseline_key(*o), t.tflops,
+                         lt_tuned(*o).tried, median(r.blas), r.lt.empty() ? NAN : median(r.lt), median(r.best),
+                         *lo, *hi};
+    state.counters["ratio_cuBLAS"] = row.blas;
+    if (!r.lt.empty()) state.counters["ratio_cuBLASLt"] = row.lt;
+    state.counters["ratio_best"] = row.best;
+    state.counters["ratio_best_min"] = row.best_min;
+    state.counters["ratio_best_max"] = row.best_max;
+    state.counters["rounds"] = g_rounds;
+    auto const same =
+        std::find_if(g_summary.begin(), g_summary.end(), [&](SummaryRow const& s) { return s.entry == what; });
+    if (same == g_summary.end())
+      g_summary.push_back(row);
+    else
+      *same = row;
   } catch (std::exception const& e) {
     g_mismatch = true;
     state.SkipWithError(e.what());
+  }
+}
+
+// \p x with \p decimals, or "-" where there is no figure (NaN).
+std::string fixed(double x, int decimals) {
+  if (std::isnan(x)) return "-";
+  char s[32];
+  std::snprintf(s, sizeof s, "%.*f", decimals, x);
+  return s;
+}
+
+double tflops_of(std::map<std::string, double> const& baseline, std::string const& key) {
+  auto const it = baseline.find(key);
+  return it == baseline.end() ? NAN : it->second;
+}
+
+// The run in one Markdown table, for notes: per kernel timed, its TFLOP/s (its entry's), the baselines'
+// (their entries'), and the medians of its interleaved rounds, with the lowest and highest ratio_best.
+// Padded to read as plain text too; a "-" where a baseline did not run (--benchmark_filter) or cuBLASLt
+// has no algorithm. Written to \p out.
+void print_summary(std::FILE* out) {
+  if (g_summary.empty()) return;
+  std::map<std::string, int> tried;  // baseline key -> algorithms cuBLASLt's heuristic returned
+  std::set<int> counts;
+  for (SummaryRow const& r : g_summary) {
+    tried[r.key] = r.lt_tried;
+    counts.insert(r.lt_tried);
+  }
+  std::string const n = counts.size() == 1 ? std::to_string(*counts.begin()) : "N";
+  std::vector<std::array<std::string, 8>> rows = {{"size", "kernel", "TFLOP/s", "cuBLAS",
+                                                    "cuBLASLt (best of " + n + ")", "vs cuBLAS", "vs cuBLASLt",
+                                                    "vs best (min..max)"}};
+  for (SummaryRow const& r : g_summary)
+    rows.push_back({r.size, r.kernel, fixed(r.tflops, 2), fixed(tflops_of(g_cublas_tflops, r.key), 2),
+                    fixed(tflops_of(g_cublaslt_tflops, r.key), 2), fixed(r.blas, 3), fixed(r.lt, 3),
+                    fixed(r.best, 3) + " (" + fixed(r.best_min, 3) + ".." + fixed(r.best_max, 3) + ")"});
+  std::array<std::size_t, 8> width{};
+  for (auto const& row : rows)
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  auto const line = [&](std::array<std::string, 8> const& row) {
+    std::string s = "|";
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      std::string const pad(width[c] - row[c].size(), ' ');
+      s += " " + (c < 2 ? row[c] + pad : pad + row[c]) + " |";  // size and kernel left, figures right
+    }
+    return s;
+  };
+  std::string rule = "|";
+  for (std::size_t c = 0; c < width.size(); ++c)
+    rule += c < 2 ? ":" + std::string(width[c] + 1, '-') + "|" : std::string(width[c] + 1, '-') + ":|";
+  std::fprintf(out, "\nKernel TFLOP/s / baseline TFLOP/s: medians of %d interleaved rounds (--rounds)\n\n", g_rounds);
+  std::fprintf(out, "%s\n%s\n", line(rows[0]).c_str(), rule.c_str());
+  for (std::size_t i = 1; i < rows.size(); ++i) std::fprintf(out, "%s\n", line(rows[i]).c_str());
+  if (counts.size() > 1) {
+    std::fprintf(out, "\nN, the algorithms cuBLASLt's heuristic returned:");
+    for (auto const& [key, count] : tried) std::fprintf(out, " %s %d;", key.c_str(), count);
+    std::fprintf(out, "\n");
   }
 }
 
@@ -195,6 +573,15 @@ std::vector<tut::Problem> parse_sizes(std::string const& list) {
   return out;
 }
 
+// --rounds=N: 1 or more; at most 1000, so that a slip of the keyboard does not run for hours.
+int parse_rounds(std::string const& n) {
+  char* end = nullptr;
+  long const r = std::strtol(n.c_str(), &end, 10);
+  if (*end != '\0' || r < 1 || r > 1000)
+    throw std::runtime_error("--rounds expects a whole number of rounds from 1 to 1000, got '" + n + "'");
+  return int(r);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -210,6 +597,8 @@ int main(int argc, char** argv) {
         sizes = parse_sizes(a.substr(8));
       else if (a.rfind("--bug=", 0) == 0)
         bug = a.substr(6);
+      else if (a.rfind("--rounds=", 0) == 0)
+        g_rounds = parse_rounds(a.substr(9));
       else if (a.rfind("--timeout=", 0) == 0) {
         std::size_t used = 0;
         g_timeout_s = std::stod(a.substr(10), &used);
@@ -233,6 +622,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_gemm: error: %s\n", e.what());
     return 2;
   }
+  // The summary table goes to stdout, unless Google Benchmark writes JSON or CSV there (--benchmark_format):
+  // then to stderr, so that stdout stays one file a parser reads.
+  bool const machine_stdout = std::any_of(rest.begin(), rest.end(), [](char const* a) {
+    std::string const s = a;
+    return s.rfind("--benchmark_format=", 0) == 0 && s != "--benchmark_format=console";
+  });
   int rest_argc = int(rest.size());
   benchmark::Initialize(&rest_argc, rest.data());
   if (benchmark::ReportUnrecognizedArguments(rest_argc, rest.data())) return 2;
@@ -246,9 +641,12 @@ int main(int argc, char** argv) {
                                          std::to_string(dev.sm_count) + " SMs)");
   cublas_check(cublasCreate(&g_cublas), "cublasCreate");
   cublas_check(cublasSetMathMode(g_cublas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  cublas_check(cublasLtCreate(&g_lt), "cublasLtCreate");
+  g_lt_workspace = tut::DeviceBuffer<unsigned char>(kLtWorkspaceBytes);
 
   for (auto const& p : sizes) {
-    // One set of operands (and one cuBLAS baseline, timed first) per input type and convention.
+    // One set of operands (and the two baselines, cuBLAS and cuBLASLt, timed first) per input type and
+    // convention.
     std::map<std::string, std::shared_ptr<Operands>> operands;
     for (tut::Step const* step : tut::all_steps()) {
       tut::Step const& s = *step;
@@ -259,6 +657,8 @@ int main(int argc, char** argv) {
       if (!o) {
         o = std::make_shared<Operands>(p, s.in_type, s.convention);
         benchmark::RegisterBenchmark(("cublas_" + key + "/" + size_name(p)).c_str(), bench_cublas, o)
+            ->UseManualTime()->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("cublasLt_" + key + "/" + size_name(p)).c_str(), bench_cublaslt, o)
             ->UseManualTime()->Unit(benchmark::kMillisecond);
       }
       if (!bug.empty()) {  // the default variant with the bug: "<step>/bug:<name>/<size>"
@@ -279,7 +679,13 @@ int main(int argc, char** argv) {
     }
   }
   benchmark::RunSpecifiedBenchmarks();
+  print_summary(machine_stdout ? stderr : stdout);
   benchmark::Shutdown();
+  // The registered benchmarks hold the Operands: release them (device memory, cuBLASLt descriptors) before
+  // the workspace and the handles they are used with.
+  benchmark::ClearRegisteredBenchmarks();
+  g_lt_workspace = tut::DeviceBuffer<unsigned char>();
+  cublasLtDestroy(g_lt);
   cublasDestroy(g_cublas);
   if (g_mismatch) std::fprintf(stderr, "bench_gemm: some kernels differ from cuBLAS (see the errors above)\n");
   return g_mismatch ? 1 : 0;

@@ -7,8 +7,11 @@
 
 The input is what `bench_gemm --benchmark_out=FILE --benchmark_out_format=json` writes (default
 docs/bench/h100_2026-11-25.json). Every step is shown by its default variant (the entry named
-step/SIZE/..., not step/VARIANT/SIZE/...), against each cuBLAS kind in the file. The README section
-is the text between the perf:begin and perf:end marker lines; the markers themselves are kept.
+step/SIZE/..., not step/VARIANT/SIZE/...), against each cuBLAS kind in the file (cublas_KIND/SIZE,
+cublasGemmEx, which the ratios divide by) and each tuned cuBLASLt kind (cublasLt_KIND/SIZE, in files
+that have them; a cuBLASLt entry that reports an error, no algorithm for that kind, is left out). The
+README section is the text between the perf:begin and perf:end marker lines; the markers themselves
+are kept.
 
 Both outputs are byte-for-byte reproducible for a given input and matplotlib version, so --check can
 guard them. Needs Debian's python3-matplotlib (`apt-get install python3-matplotlib`), hence the
@@ -52,6 +55,7 @@ class Results:
     date: str
     sizes: list = field(default_factory=list)  # "MxNxK" strings, in the order the JSON has them
     cublas: dict = field(default_factory=dict)  # kind -> {size: TFLOP/s}
+    cublaslt: dict = field(default_factory=dict)  # kind -> {size: TFLOP/s}
     steps: dict = field(default_factory=dict)  # step -> {size: (TFLOP/s, vs_cuBLAS or None)}
 
 
@@ -83,8 +87,11 @@ def load_results(path):
         # Aggregates (mean/median/stddev of --benchmark_repetitions) would double every point.
         if not isinstance(entry, dict) or entry.get("run_type") == "aggregate":
             continue
-        # A kernel that failed (e.g. differed from cuBLAS) must not pass for one that did not run.
+        # A kernel that failed (e.g. differed from cuBLAS) must not pass for one that did not run. A cuBLASLt
+        # entry's error is a baseline missing (no usable algorithm for that kind), not a kernel's failure.
         if entry.get("error_occurred"):
+            if str(entry.get("name", "")).startswith("cublasLt_"):
+                continue
             raise BadInput(f"{path}: {entry.get('name', '?')} reported an error: {entry.get('error_message', '')}")
         try:
             add_entry(results, entry)
@@ -101,7 +108,10 @@ def add_entry(results, entry):
         return
     if not isinstance(entry.get("TFLOP/s"), (int, float)):
         raise BadInput(f"benchmark {entry['name']!r} has no numeric TFLOP/s counter")
-    if kernel.startswith("cublas_"):
+    # "cublas_" and "cublasLt_" apart: a cuBLASLt entry is neither cuBLAS nor a step.
+    if kernel.startswith("cublasLt_"):
+        table, value = results.cublaslt.setdefault(kernel, {}), entry["TFLOP/s"]
+    elif kernel.startswith("cublas_"):
         table, value = results.cublas.setdefault(kernel, {}), entry["TFLOP/s"]
     else:
         table, value = results.steps.setdefault(kernel, {}), (entry["TFLOP/s"], entry.get("vs_cuBLAS"))
@@ -118,7 +128,20 @@ def size_label(size):
 
 
 def cublas_label(kind):
-    return "cuBLAS " + " ".join(kind.split("_")[1:])
+    """"cuBLAS fp32 NT" for cublas_fp32_NT, "cuBLASLt fp32 NT" for cublasLt_fp32_NT."""
+    library = "cuBLASLt" if kind.startswith("cublasLt_") else "cuBLAS"
+    return library + " " + " ".join(kind.split("_")[1:])
+
+
+def twin(kind):
+    """The cuBLAS kind a cuBLASLt kind stands beside: cublas_fp32_NT for cublasLt_fp32_NT."""
+    return "cublas_" + kind[len("cublasLt_"):]
+
+
+def cublaslt_kinds(results):
+    """The cuBLASLt kinds in their cuBLAS twins' order (those without a twin last, as they came)."""
+    kinds = list(results.cublas)
+    return sorted(results.cublaslt, key=lambda k: kinds.index(twin(k)) if twin(k) in kinds else len(kinds))
 
 
 def regular(size):
@@ -140,6 +163,9 @@ STEP_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"
                 "#17becf", "#393b79", "#637939", "#843c39", "#7b4173"]
 STEP_MARKERS = "osD^vP*XhpH<>"
 CUBLAS_STYLES = [("black", "--", "x"), ("black", ":", "+"), ("black", "-.", "1")]
+# cuBLASLt: the line and marker of the cuBLAS kind it stands beside, in grey; one legend entry for all of
+# them, so that the legend keeps its width.
+CUBLASLT_COLOUR = "0.55"
 
 
 def plot_both(axis, x, values, sizes, style, joined_style):
@@ -175,6 +201,11 @@ def render_svg(results):
         colour, line, marker = CUBLAS_STYLES[i % len(CUBLAS_STYLES)]
         style = dict(color=colour, marker=marker, markersize=9, label=cublas_label(kind))
         plot_both(top, x, values, results.sizes, style, dict(style, linestyle=line, linewidth=2))
+    kinds = list(results.cublas)
+    for i, kind in enumerate(cublaslt_kinds(results)):
+        _, line, marker = CUBLAS_STYLES[(kinds.index(twin(kind)) if twin(kind) in kinds else i) % len(CUBLAS_STYLES)]
+        style = dict(color=CUBLASLT_COLOUR, marker=marker, markersize=9, label="_" if i else "cuBLASLt (grey)")
+        plot_both(top, x, results.cublaslt[kind], results.sizes, style, dict(style, linestyle=line, linewidth=2))
 
     ragged = [i for i, s in enumerate(results.sizes) if not regular(s)]
     for axis in (top, bottom):
@@ -237,22 +268,27 @@ def step_cell(value):
 def readme_section(results, json_path, svg_path, readme_path):
     """The text that goes between the README markers."""
     steps = sorted(results.steps)
-    rows = [["Size"] + [cublas_label(kind) for kind in results.cublas] + steps]
+    baselines = {**results.cublas, **{kind: results.cublaslt[kind] for kind in cublaslt_kinds(results)}}
+    rows = [["Size"] + [cublas_label(kind) for kind in baselines] + steps]
     for size in results.sizes:
         rows.append(
             [size_label(size)]
-            + [f"{values[size]:.2f}" if size in values else "" for values in results.cublas.values()]
+            + [f"{values[size]:.2f}" if size in values else "" for values in baselines.values()]
             + [step_cell(results.steps[step].get(size)) for step in steps]
         )
+    lt = ("TFLOP/s of each cuBLAS kind, of cuBLASLt with the fastest algorithm its heuristic offered, and of\n"
+          "each step's default variant with, in parentheses, its ratio to cuBLAS (cublasGemmEx) for the same\n"
+          "input type and transposes; empty where the step does not run that size.\n")
+    plain = ("TFLOP/s of each cuBLAS kind, and of each step's default variant with, in parentheses, its ratio to\n"
+             "cuBLAS for the same input type and transposes; empty where the step does not run that size.\n")
     image = os.path.relpath(svg_path, os.path.dirname(readme_path)).replace(os.sep, "/")
     return (
         f"Measured on {results.gpu}, {results.date}, from `{display_path(json_path)}`.\n"
         "\n"
         f"![TFLOP/s per step against cuBLAS]({image})\n"
         "\n"
-        "TFLOP/s of each cuBLAS kind, and of each step's default variant with, in parentheses, its ratio to\n"
-        "cuBLAS for the same input type and transposes; empty where the step does not run that size.\n"
-        "\n" + markdown_table(rows) + "\n\n"
+        + (lt if results.cublaslt else plain)
+        + "\n" + markdown_table(rows) + "\n\n"
     )
 
 

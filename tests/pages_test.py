@@ -5,8 +5,9 @@
                                   # every code block ```cpp or ```text; each step page shows its kernel
     tests/pages_test.py numbers   # every TFLOP/s figure and ratio is one the benchmark JSON holds
 
-`numbers` reads every figure followed by "TFLOP/s" (or "TF"), every "N% of cuBLAS", and every cell of
-a table introduced by a paragraph that says "TFLOP/s", and fails on one that no benchmark of
+`numbers` reads every figure followed by "TFLOP/s" (or "TF"), every "N% of cuBLAS" (a vs_cuBLAS or
+ratio_cuBLAS counter) and "N% of cuBLASLt" (a ratio_cuBLASLt counter), and every cell of a table
+introduced by a paragraph that says "TFLOP/s", and fails on one that no benchmark of
 docs/bench/*.json rounds to, at the number of decimals written. A page that quotes another run (the
 history of a choice) puts it between `<!-- numbers: another run -->` and `<!-- numbers: end -->`, and
 says so in its text. Exit 0 pass, 1 fail.
@@ -20,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH_JSON = ROOT / "docs" / "bench" / "h100_2026-11-25.json"
 DOXYGEN_COMMANDS = re.compile(r"\\(snippet|include|verbinclude|image|ref|htmlonly|endhtmlonly|dontinclude)\b")
 FIGURE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?(?:TFLOP/s|TF)\b")
-PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)% of cuBLAS")
+PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)% of cuBLAS(?!Lt)")
+PERCENT_LT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)% of cuBLASLt")
 CELL_NUMBER = re.compile(r"^\**(\d+(?:\.\d+)?)(?: \((\d+(?:\.\d+)?)\))?\**$")
 
 
@@ -75,14 +77,16 @@ def check_github():
 
 def bench_values():
     data = json.loads(BENCH_JSON.read_text(encoding="utf-8"))
-    tflops, ratios = [], []
+    tflops, ratios, lt_ratios = [], [], []
     for entry in data["benchmarks"]:
         if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
             continue
         tflops.append(entry["TFLOP/s"])
-        if entry.get("vs_cuBLAS") is not None:
-            ratios.append(entry["vs_cuBLAS"])
-    return tflops, ratios
+        # Against cuBLAS: the entry's own (vs_cuBLAS) and the interleaved rounds' median (ratio_cuBLAS).
+        ratios += [entry[key] for key in ("vs_cuBLAS", "ratio_cuBLAS") if entry.get(key) is not None]
+        if entry.get("ratio_cuBLASLt") is not None:
+            lt_ratios.append(entry["ratio_cuBLASLt"])
+    return tflops, ratios, lt_ratios
 
 
 def matches(figure, values, scale=1.0):
@@ -92,7 +96,7 @@ def matches(figure, values, scale=1.0):
 
 
 def check_numbers():
-    tflops, ratios = bench_values()
+    tflops, ratios, lt_ratios = bench_values()
     bad, count = [], 0
     for page in pages():
         lines = outside_fences(page.read_text(encoding="utf-8"))
@@ -129,10 +133,11 @@ def check_numbers():
                 count += 1
                 if not matches(found.group(1), tflops):
                     bad.append(f"{where}: {found.group(0)} is in no benchmark of {BENCH_JSON.name}")
-            for found in PERCENT.finditer(line):
-                count += 1
-                if not matches(found.group(1), ratios, 100.0):
-                    bad.append(f"{where}: {found.group(0)} is no ratio in {BENCH_JSON.name}")
+            for pattern, values in ((PERCENT, ratios), (PERCENT_LT, lt_ratios)):
+                for found in pattern.finditer(line):
+                    count += 1
+                    if not matches(found.group(1), values, 100.0):
+                        bad.append(f"{where}: {found.group(0)} is no ratio in {BENCH_JSON.name}")
         if other_run:
             bad.append(f"{page.relative_to(ROOT)}: <!-- numbers: another run --> has no <!-- numbers: end -->")
     for line in bad:
