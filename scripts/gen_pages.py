@@ -40,7 +40,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(ROOT, "docs")
-BENCH_JSON = "docs/bench/h100_2026-11-25.json"
+BENCH_JSON = "docs/bench/h100_2026-11-25b.json"
 # The pages in reading order: the notation page, then the registered steps (tut_steps.json).
 FIRST_PAGES = ["notation"]
 
@@ -168,6 +168,7 @@ def bench(step, sizes=()):
             all_sizes.append(size)
     sizes = list(sizes) or [s for s in all_sizes if (step, "", s) in runs]
     variants = [""] + sorted({v for (k, v, _) in runs if k == step and v})
+    # cublasGemmEx's entries (cublas_KIND), which vs_cuBLAS divides by; not the tuned cuBLASLt's (cublasLt_KIND).
     cublas = sorted({k for (k, v, _) in runs if k.startswith("cublas_")})
 
     def matching_cublas(size):
@@ -196,6 +197,66 @@ def bench(step, sizes=()):
         rows.append(row)
     head = "| " + " | ".join(rows[0]) + " |\n|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|\n"
     return head + "".join("| " + " | ".join(r) + " |\n" for r in rows[1:])
+
+
+# H100 SXM's dense fp16 tensor-core peak with fp32 accumulation, at its boost clock (NVIDIA's datasheet).
+PEAK_TFLOPS = 989
+
+
+def load_entries():
+    """(kernel, variant or "", size) -> the benchmark entry, for the counters bench() does not read."""
+    entries = {}
+    for entry in json.loads(read(BENCH_JSON))["benchmarks"]:
+        if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
+            continue
+        parts = entry["name"].split("/")
+        at = next(i for i, p in enumerate(parts) if SIZE_RE.fullmatch(p))
+        entries[(parts[0], "/".join(parts[1:at]), parts[at])] = entry
+    return entries
+
+
+def interleaved(step, *others):
+    """The interleaved rounds of one step's default variant, per size: both baselines' own figures, the
+    step's, the medians of its per-round ratios (and the spread of the one against the better), and the
+    same median of each step in \p others."""
+    entries = load_entries()
+    sizes = []
+    for (kernel, variant, size) in entries:
+        if kernel == step and not variant and "ratio_best" in entries[(kernel, variant, size)] and size not in sizes:
+            sizes.append(size)
+    if not sizes:
+        raise Stale(f"{BENCH_JSON} has no interleaved rounds of {step}")
+    head = (["M×N×K", "cuBLAS (TFLOP/s)", "cuBLASLt, best of 8 (TFLOP/s)", f"{step} (TFLOP/s)", "÷ cuBLAS",
+             "÷ cuBLASLt", "÷ the better (min..max of the rounds)"] + [f"{o}: ÷ the better" for o in others])
+    rows = [head]
+    for size in sizes:
+        e = entries[(step, "", size)]
+        # The baselines of the kind the step is compared with: the pair whose cuBLAS figure gives vs_cuBLAS.
+        blas = min((k for (k, v, sz) in entries if k.startswith("cublas_") and sz == size),
+                   key=lambda k: abs(entries[(k, "", size)]["TFLOP/s"] * e["vs_cuBLAS"] - e["TFLOP/s"]))
+        lt = entries.get(("cublasLt_" + blas[len("cublas_"):], "", size))
+        row = [size_label(size), f"{entries[(blas, '', size)]['TFLOP/s']:.2f}",
+               f"{lt['TFLOP/s']:.2f}" if lt else "-", f"{e['TFLOP/s']:.2f}", f"{e['ratio_cuBLAS']:.3f}",
+               f"{e['ratio_cuBLASLt']:.3f}" if "ratio_cuBLASLt" in e else "-",
+               f"**{e['ratio_best']:.3f}** ({e['ratio_best_min']:.3f}..{e['ratio_best_max']:.3f})"]
+        for o in others:
+            oe = entries.get((o, "", size), {})
+            row.append(f"{oe['ratio_best']:.3f}" if "ratio_best" in oe else "-")
+        rows.append(row)
+    out = "| " + " | ".join(rows[0]) + " |\n|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|\n"
+    return out + "".join("| " + " | ".join(r) + " |\n" for r in rows[1:])
+
+
+def peak_fraction(*steps):
+    """Each step's figure at the square sizes, and its fraction of PEAK_TFLOPS."""
+    entries = load_entries()
+    sizes = [sz for sz in ("4096x4096x4096", "8192x8192x8192") if all((st, "", sz) in entries for st in steps)]
+    rows = [["step"] + [f"{size_label(sz)} (TFLOP/s)" for sz in sizes] + [f"{size_label(sz)}, of {PEAK_TFLOPS}" for sz in sizes]]
+    for st in steps:
+        figures = [entries[(st, "", sz)]["TFLOP/s"] for sz in sizes]
+        rows.append([st] + [f"{f:.2f}" for f in figures] + [f"{100 * f / PEAK_TFLOPS:.0f} %" for f in figures])
+    out = "| " + " | ".join(rows[0]) + " |\n|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|\n"
+    return out + "".join("| " + " | ".join(r) + " |\n" for r in rows[1:])
 
 
 # ---- the steps' registered facts -------------------------------------------------------------------------
@@ -316,6 +377,10 @@ def fill(path, steps):
                 text = bugs(*args)
             elif kind == "bench":
                 text = bench(args[0], args[1:])
+            elif kind == "interleaved":
+                text = interleaved(*args)
+            elif kind == "peak":
+                text = peak_fraction(*args)
             elif kind == "bench-source":
                 text = bench_source()
             elif kind == "gpu":

@@ -44,6 +44,9 @@ if [[ "$parts" == *" sanitizers "* ]]; then
       ANY_MN) shapes=("--m 259 --n 131 --k 200" "--m 132 --n 260 --k 168");;  # several k-tiles: the pipeline runs
       *) shapes=("");;
     esac
+    # A step's own shapes, where it declares them (SANITIZE in its add_tutorial_step), replace these.
+    mapfile -t own < <(sed -n "s/^$step //p" "$build/tut_sanitize.txt" 2>/dev/null)
+    [ "${#own[@]}" -gt 0 ] && shapes=("${own[@]}")
     for shape in "${shapes[@]}"; do
       for tool in memcheck racecheck synccheck; do
         echo "== $tool $step $shape"

@@ -6,7 +6,7 @@
                                      # 77 if only the SVG differs and another matplotlib drew it
 
 The input is what `bench_gemm --benchmark_out=FILE --benchmark_out_format=json` writes (default
-docs/bench/h100_2026-11-25.json). Every step is shown by its default variant (the entry named
+docs/bench/h100_2026-11-25b.json). Every step is shown by its default variant (the entry named
 step/SIZE/..., not step/VARIANT/SIZE/...), against each cuBLAS kind in the file (cublas_KIND/SIZE,
 cublasGemmEx, which the ratios divide by) and each tuned cuBLASLt kind (cublasLt_KIND/SIZE, in files
 that have them; a cuBLASLt entry that reports an error, no algorithm for that kind, is left out). The
@@ -34,7 +34,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen befor
 from matplotlib import ticker  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_JSON = os.path.join(ROOT, "docs", "bench", "h100_2026-11-25.json")
+DEFAULT_JSON = os.path.join(ROOT, "docs", "bench", "h100_2026-11-25b.json")
 DEFAULT_SVG = os.path.join(ROOT, "docs", "images", "perf.svg")
 DEFAULT_README = os.path.join(ROOT, "README.md")
 

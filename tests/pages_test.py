@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH_JSON = ROOT / "docs" / "bench" / "h100_2026-11-25.json"
+BENCH_JSON = ROOT / "docs" / "bench" / "h100_2026-11-25b.json"
 DOXYGEN_COMMANDS = re.compile(r"\\(snippet|include|verbinclude|image|ref|htmlonly|endhtmlonly|dontinclude)\b")
 FIGURE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?(?:TFLOP/s|TF)\b")
 PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)% of cuBLAS(?!Lt)")

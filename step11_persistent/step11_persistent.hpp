@@ -1,0 +1,24 @@
+/// \file step11_persistent/step11_persistent.hpp
+/// \brief Step 11's entry points, for its main(), the tests and the benchmark.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "tut/harness.hpp"
+
+/// \brief Step 11: the kernel, its launch and its printout (docs/step11_persistent.md tells the story).
+namespace step11 {
+
+/// \brief The bugs --bug plants (config.hpp).
+enum class Bug : int;
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants), with bug \p BUG (Bug::none: the kernel
+/// as written), on \p stream. K must be a multiple
+/// of 8 and A and B 16-byte aligned; otherwise it throws tut::UsageError.
+template <class Cfg, Bug BUG>
+void launch(tut::GemmArgs const& args, cudaStream_t stream);
+
+/// \brief The step, as the harness drives it.
+tut::Step const& step();
+
+}  // namespace step11
