@@ -204,33 +204,20 @@ cublasStatus_t lt_matmul(Operands const& o, LtGemm const& lt, cublasLtMatmulAlgo
 }
 
 // Times batches of launches issued back to back between two CUDA events. The stop event is recorded right
-// after the last launch, before the wait: recorded after it (as tut::GpuTimer::stop() records its own), it
-// would add the wait's polling, up to a few ms, to the batch. Every wait goes through the watchdog: a launch
-// that never finishes ends the run with one line naming it (\p what) and exit 3.
+// after the last launch, before the wait (tut::GpuTimer::record_stop): recorded after it, it would add the
+// wait's polling, up to a few ms, to the batch. Every wait goes through the watchdog: a launch that never
+// finishes ends the run with one line naming it (\p what) and exit 3.
 class BatchTimer {
  public:
-  BatchTimer() {
-    TUT_CUDA_CHECK(cudaEventCreate(&start_));
-    TUT_CUDA_CHECK(cudaEventCreate(&stop_));
-  }
-  ~BatchTimer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  BatchTimer(BatchTimer const&) = delete;
-  BatchTimer& operator=(BatchTimer const&) = delete;
-
   // The milliseconds \p batch launches took; \p limit_s is the watchdog's limit per launch.
   template <class Launch>
   float ms(int batch, std::string const& what, double limit_s, Launch&& launch) {
-    TUT_CUDA_CHECK(cudaEventRecord(start_, nullptr));
+    timer_.start();
     for (int i = 0; i < batch; ++i) launch();
-    TUT_CUDA_CHECK(cudaEventRecord(stop_, nullptr));
+    timer_.record_stop();
     tut::wait_or_exit("bench_gemm", what, batch * limit_s);
     TUT_CUDA_CHECK(cudaGetLastError());
-    float elapsed = 0.f;
-    TUT_CUDA_CHECK(cudaEventElapsedTime(&elapsed, start_, stop_));
-    return elapsed;
+    return timer_.elapsed();
   }
 
   // A batch of about 20 ms of \p launch, from one warm-up launch and one timed: at least 3 launches, at
@@ -243,8 +230,7 @@ class BatchTimer {
   }
 
  private:
-  cudaEvent_t start_{};
-  cudaEvent_t stop_{};
+  tut::GpuTimer timer_;
 };
 
 // What time_loop measured: the launches per batch, and TFLOP/s.

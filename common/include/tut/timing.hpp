@@ -28,8 +28,16 @@ class GpuTimer {
   void start(cudaStream_t stream = nullptr) { TUT_CUDA_CHECK(cudaEventRecord(start_, stream)); }
   /// \brief Record the stop event on \p stream, wait for it, and return the elapsed milliseconds.
   float stop(cudaStream_t stream = nullptr) {
-    TUT_CUDA_CHECK(cudaEventRecord(stop_, stream));
+    record_stop(stream);
     TUT_CUDA_CHECK(cudaEventSynchronize(stop_));
+    return elapsed();
+  }
+  /// \brief Record the stop event on \p stream and return at once: the caller waits its own way (the
+  /// benchmark through its watchdog), then reads elapsed(). Recorded before the wait, the stop event does
+  /// not count the wait's own delay.
+  void record_stop(cudaStream_t stream = nullptr) { TUT_CUDA_CHECK(cudaEventRecord(stop_, stream)); }
+  /// \brief The milliseconds from the start to the stop event, once the stop event has completed.
+  float elapsed() const {
     float ms = 0.f;
     TUT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     return ms;
