@@ -460,9 +460,9 @@ void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_p
     }
     Timed const t = time_loop(state, *o, true, what, kernel);
     state.counters["max_rel_diff"] = diff;
-    double const baseline = std::max(g_cublas_tflops[baseline_key(*o)],
-                                     std::isnan(tflops_of(g_cublaslt_tflops, baseline_key(*o)))
-                                         ? 0.0 : tflops_of(g_cublaslt_tflops, baseline_key(*o)));
+    auto const or_0 = [](double x) { return std::isnan(x) ? 0.0 : x; };  // NaN: that baseline did not run
+    double const baseline = std::max(or_0(tflops_of(g_cublas_tflops, baseline_key(*o))),
+                                     or_0(tflops_of(g_cublaslt_tflops, baseline_key(*o))));
     if (!(t.tflops >= kRoundsFrom * baseline)) return;  // below half the baseline: no rounds (kRoundsFrom)
     Rounds const r = interleaved_rounds(*o, t.batch, what, kernel);
     auto const [lo, hi] = std::minmax_element(r.best.begin(), r.best.end());

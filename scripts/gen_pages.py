@@ -136,17 +136,29 @@ def bugs(path):
 
 # ---- the benchmark --------------------------------------------------------------------------------------
 
-def load_bench():
-    data = json.loads(read(BENCH_JSON))
-    context = data["context"]
-    runs = {}  # (kernel, variant or "", size) -> (TFLOP/s, vs_cuBLAS or None)
-    for entry in data["benchmarks"]:
+def load_entries():
+    """(kernel, variant or "", size) -> the benchmark's entry, every one that ran without error."""
+    entries = {}
+    for entry in json.loads(read(BENCH_JSON))["benchmarks"]:
         if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
             continue
         parts = entry["name"].split("/")
         at = next(i for i, p in enumerate(parts) if SIZE_RE.fullmatch(p))
-        runs[(parts[0], "/".join(parts[1:at]), parts[at])] = (entry["TFLOP/s"], entry.get("vs_cuBLAS"))
+        entries[(parts[0], "/".join(parts[1:at]), parts[at])] = entry
+    return entries
+
+
+def load_bench():
+    context = json.loads(read(BENCH_JSON))["context"]
+    # (kernel, variant or "", size) -> (TFLOP/s, vs_cuBLAS or None)
+    runs = {key: (e["TFLOP/s"], e.get("vs_cuBLAS")) for key, e in load_entries().items()}
     return context["gpu"], str(context["date"])[:10], runs
+
+
+def table(rows):
+    """A Markdown table: the header row, then the rows; the first column left, the others right."""
+    head = "| " + " | ".join(rows[0]) + " |\n|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|\n"
+    return head + "".join("| " + " | ".join(r) + " |\n" for r in rows[1:])
 
 
 def size_label(size):
@@ -195,24 +207,11 @@ def bench(step, sizes=()):
             tflops, ratio = runs.get((step, v, size), (None, None))
             row.append("" if tflops is None else f"{tflops:.2f} ({ratio:.3f})")
         rows.append(row)
-    head = "| " + " | ".join(rows[0]) + " |\n|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|\n"
-    return head + "".join("| " + " | ".join(r) + " |\n" for r in rows[1:])
+    return table(rows)
 
 
 # H100 SXM's dense fp16 tensor-core peak with fp32 accumulation, at its boost clock (NVIDIA's datasheet).
 PEAK_TFLOPS = 989
-
-
-def load_entries():
-    """(kernel, variant or "", size) -> the benchmark entry, for the counters bench() does not read."""
-    entries = {}
-    for entry in json.loads(read(BENCH_JSON))["benchmarks"]:
-        if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
-            continue
-        parts = entry["name"].split("/")
-        at = next(i for i, p in enumerate(parts) if SIZE_RE.fullmatch(p))
-        entries[(parts[0], "/".join(parts[1:at]), parts[at])] = entry
-    return entries
 
 
 def interleaved(step, *others):
@@ -226,15 +225,15 @@ def interleaved(step, *others):
             sizes.append(size)
     if not sizes:
         raise Stale(f"{BENCH_JSON} has no interleaved rounds of {step}")
-    head = (["M×N×K", "cuBLAS (TFLOP/s)", "cuBLASLt, best of 8 (TFLOP/s)", f"{step} (TFLOP/s)", "÷ cuBLAS",
-             "÷ cuBLASLt", "÷ the better (min..max of the rounds)"] + [f"{o}: ÷ the better" for o in others])
-    rows = [head]
+    rows, tried = [], set()  # tried: how many algorithms cuBLASLt's heuristic offered, at these sizes
     for size in sizes:
         e = entries[(step, "", size)]
         # The baselines of the kind the step is compared with: the pair whose cuBLAS figure gives vs_cuBLAS.
         blas = min((k for (k, v, sz) in entries if k.startswith("cublas_") and sz == size),
                    key=lambda k: abs(entries[(k, "", size)]["TFLOP/s"] * e["vs_cuBLAS"] - e["TFLOP/s"]))
         lt = entries.get(("cublasLt_" + blas[len("cublas_"):], "", size))
+        if lt:
+            tried.add(int(lt["algos_tried"]))
         row = [size_label(size), f"{entries[(blas, '', size)]['TFLOP/s']:.2f}",
                f"{lt['TFLOP/s']:.2f}" if lt else "-", f"{e['TFLOP/s']:.2f}", f"{e['ratio_cuBLAS']:.3f}",
                f"{e['ratio_cuBLASLt']:.3f}" if "ratio_cuBLASLt" in e else "-",
@@ -243,8 +242,10 @@ def interleaved(step, *others):
             oe = entries.get((o, "", size), {})
             row.append(f"{oe['ratio_best']:.3f}" if "ratio_best" in oe else "-")
         rows.append(row)
-    out = "| " + " | ".join(rows[0]) + " |\n|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|\n"
-    return out + "".join("| " + " | ".join(r) + " |\n" for r in rows[1:])
+    best_of = "/".join(str(t) for t in sorted(tried)) or "-"
+    head = (["M×N×K", "cuBLAS (TFLOP/s)", f"cuBLASLt, best of {best_of} (TFLOP/s)", f"{step} (TFLOP/s)", "÷ cuBLAS",
+             "÷ cuBLASLt", "÷ the better (min..max of the rounds)"] + [f"{o}: ÷ the better" for o in others])
+    return table([head] + rows)
 
 
 def peak_fraction(*steps):
@@ -255,8 +256,7 @@ def peak_fraction(*steps):
     for st in steps:
         figures = [entries[(st, "", sz)]["TFLOP/s"] for sz in sizes]
         rows.append([st] + [f"{f:.2f}" for f in figures] + [f"{100 * f / PEAK_TFLOPS:.0f} %" for f in figures])
-    out = "| " + " | ".join(rows[0]) + " |\n|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|\n"
-    return out + "".join("| " + " | ".join(r) + " |\n" for r in rows[1:])
+    return table(rows)
 
 
 # ---- the steps' registered facts -------------------------------------------------------------------------
