@@ -656,9 +656,11 @@ int main(int argc, char** argv) {
             ->UseManualTime()->Unit(benchmark::kMillisecond);
         continue;
       }
+      // The variant the step runs at this size is "<step>/<size>": the default, or the one the step's
+      // choose() picks (step 12); the others "<step>/<variant>/<size>".
+      std::size_t const chosen = s.choose ? std::size_t(s.choose(p)) : 0;
       for (std::size_t i = 0; i < s.variants.size(); ++i) {
-        // The default variant is "<step>/<size>"; the others "<step>/<variant>/<size>".
-        std::string const name = s.name + "/" + (i ? s.variants[i].name + "/" : "") + size_name(p);
+        std::string const name = s.name + "/" + (i != chosen ? s.variants[i].name + "/" : "") + size_name(p);
         benchmark::RegisterBenchmark(name.c_str(), bench_variant, &s.variants[i], o, name)
             ->UseManualTime()->Unit(benchmark::kMillisecond);
       }

@@ -368,6 +368,12 @@ def fill(path, steps):
         # comment would end the paragraph and the quoted text would start another).
         if (i >= 2 and lines[i - 2].strip()) or (end + 1 < len(lines) and lines[end + 1].strip()):
             raise Stale(f"{path}:{i}: gen:{kind} needs a blank line before it and after its {END_LINE}")
+        # The benchmark kinds read BENCH_JSON; a first argument json=PATH reads another run instead (a
+        # page quoting it puts that part between pages_test.py's "another run" markers).
+        global BENCH_JSON
+        saved_json = BENCH_JSON
+        if args and args[0].startswith("json="):
+            BENCH_JSON, args = args[0][len("json="):], args[1:]
         try:
             if kind == "snippet":
                 text = snippet(*args)
@@ -393,6 +399,8 @@ def fill(path, steps):
                 raise Stale(f"unknown kind gen:{kind}")
         except (TypeError, KeyError, ValueError, OSError) as e:
             raise Stale(f"{path}:{i}: gen:{kind} {' '.join(args)}: {e!r}") from e
+        finally:
+            BENCH_JSON = saved_json
         out.append(text)
         out.append(lines[end])
         i = end + 1

@@ -9,6 +9,8 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <cute/tensor.hpp>
@@ -131,6 +133,15 @@ Variant const& find_variant(Step const& s, std::string const& name) {
   throw UsageError("--variant " + name + " is not one of " + s.name + "'s: " + names);
 }
 
+Variant const& variant_for(Step const& s, Options const& o) {
+  if (!o.variant.empty() || !s.choose) return find_variant(s, o.variant);
+  int const i = s.choose(o.problem);
+  if (i < 0 || std::size_t(i) >= s.variants.size())
+    throw std::logic_error(s.name + ": choose() picked variant " + std::to_string(i) + " of " +
+                           std::to_string(s.variants.size()));
+  return s.variants[std::size_t(i)];
+}
+
 void validate(Step const& s, Options const& o) {
   Problem const& p = o.problem;
   // The kernels index with 32-bit integers: each operand must have fewer than 2^31 elements.
@@ -143,7 +154,7 @@ void validate(Step const& s, Options const& o) {
   check_count("N*K", p.n, p.k);
   check_count("M*N", p.m, p.n);
   if (std::string why = unsupported(s, p); !why.empty()) throw UsageError(why);
-  Variant const& v = find_variant(s, o.variant);
+  Variant const& v = variant_for(s, o);
   if (o.thread >= v.threads)
     throw UsageError("--thread " + std::to_string(o.thread) + " is out of range: a CTA of " + s.name + " has " +
                      std::to_string(v.threads) + " threads (0.." + std::to_string(v.threads - 1) + ")");
@@ -450,8 +461,8 @@ int run_step(int argc, char** argv, Step const& s) {
 
   std::ostream& os = std::cout;
   if (o.sass) return run_sass(os, s, o);
-  // --bug: the default variant, launched with the bug compiled in.
-  Variant v = find_variant(s, o.variant);
+  // --bug: the default (or chosen) variant, launched with the bug compiled in.
+  Variant v = variant_for(s, o);
   if (!o.bug.empty()) v.launch = find_bug(s, o.bug).launch;
   // No GPU: a skip (77) for a learner without one; a failure (3) where a GPU is required.
   auto no_gpu = [&](std::string const& why) {

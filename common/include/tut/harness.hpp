@@ -123,6 +123,9 @@ struct Step {
   OperandStrides (*layout_strides)(Problem const& p) = nullptr;
   Problem multiple_of{1, 1, 1};        ///< the sizes the step runs: M, N, K multiples of these
   std::vector<Variant> variants;       ///< [0] is the default; every one is benchmarked and GPU-tested
+  /// \brief The variant a run uses when --variant does not say, by problem size: an index into
+  /// variants (step 12 picks its tile so); nullptr: always variants[0].
+  int (*choose)(Problem const& p) = nullptr;
   std::vector<PlantedBug> bugs;        ///< the bugs --bug plants into the default variant
   std::vector<SassClass> sass;         ///< the SASS instruction classes this step's idea brings (--sass)
 };
@@ -145,6 +148,10 @@ std::string unsupported(Step const& s, Problem const& p);
 
 /// \brief The variant --variant names (the default for ""); throws UsageError listing the names.
 Variant const& find_variant(Step const& s, std::string const& name);
+
+/// \brief The variant a run of \p o uses: the one --variant names, else the one Step::choose picks for
+/// o.problem, else the default.
+Variant const& variant_for(Step const& s, Options const& o);
 
 /// \brief Check \p o against \p s (sizes, element counts, variant, thread and tile ranges); throw UsageError.
 void validate(Step const& s, Options const& o);
