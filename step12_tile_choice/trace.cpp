@@ -214,16 +214,17 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   tut::print_k_edge(os, K, bk);
 }
 
-// --svg: the problem cut into each configuration's tiles, numbered by the persistent CTA that takes
-// them: where 128x256 tiles leave CTAs idle, 128x128 ones keep twice as many busy.
+// --svg: 1024 x 1024 cut into each configuration's tiles, numbered by the persistent CTA that takes
+// them: 32 tiles of 128x256 leave 100 of the 132 CTAs idle, 64 of 128x128 keep twice as many busy.
 template <class Cfg>
-void choice_pictures(tut::Options const& o, std::string const& dir) {
+void choice_pictures(tut::Options const&, std::string const& dir) {
+  std::int64_t const M = 1024, N = 1024;
   auto write = [&](auto cfg, std::string const& file) {
     using C = decltype(cfg);
     int const bm = size<0>(typename C::CtaTiler{}), bn = size<1>(typename C::CtaTiler{});
-    tut::TileCoord const t = tut::tile_counts(o.problem.m, o.problem.n, bm, bn);
-    tut::svg::write_file(dir + "/" + file, tut::svg::grid_map(o.problem.m, o.problem.n, bm, bn, 0, 0,
-                                                              tut::grid_order(C::kSchedule, t.m, t.n)));
+    tut::TileCoord const t = tut::tile_counts(M, N, bm, bn);
+    tut::svg::write_file(dir + "/" + file,
+                         tut::svg::grid_map(M, N, bm, bn, 0, 0, tut::grid_order(C::kSchedule, t.m, t.n)));
   };
   write(Default{}, "tiles_" + name_of<Default>() + ".svg");
   write(Small{}, "tiles_" + name_of<Small>() + ".svg");
