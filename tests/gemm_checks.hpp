@@ -1,7 +1,7 @@
 /// \file tests/gemm_checks.hpp
 /// \brief Host checks that several steps share because their kernels share the thing checked: the
 /// 128-byte-swizzled smem ring of the Hopper steps, the wgmma accumulators and the warpgroups'
-/// partitions, and the epilogue through smem (steps 07-10). Each takes the step's configuration \p Cfg;
+/// partitions, the epilogue through smem (steps 07-10) and its subtiles (steps 11-12). Each takes the step's configuration \p Cfg;
 /// the step's own test file calls them inside its TEST_CASEs, so a failure names the step.
 #pragma once
 
@@ -164,6 +164,44 @@ void check_warpgroup_partitions() {
     }
   }
   for (int o : owner) REQUIRE(o >= 0);
+}
+
+/// \brief The epilogue's subtiles of \p Cfg (steps 11 and 12, EPI_N columns each, through BUFFERS smem
+/// buffers): every value of a thread's by_subtile lies in its subtile e and goes to its place in buffer 0
+/// of sC, each subtile writes every buffer entry once, and buffer b starts b subtiles in, 1 KB aligned
+/// (the TMA unit's swizzle period). \p by_subtile(Int<V>{}, t): the step's own by_subtile<V>(t).
+template <class Cfg, int EPI_N, int BUFFERS, class BySubtile>
+void check_epilogue_subtiles(BySubtile by_subtile) {
+  typename Cfg::TiledMma mma;
+  tut::HostSmem<Cfg> smem;
+  Tensor sC = smem.sC();                                                // (BLK_M,EPI_N,BUFFERS)
+  Tensor sC_tile = make_tensor(sC.data(), composition(typename Cfg::SmemLayoutC{}, typename Cfg::TileOnBuffer{}));
+  int const bm = size<0>(typename Cfg::CtaTiler{}), bn = size<1>(typename Cfg::CtaTiler{});
+  constexpr int SUB = Cfg::kSubtiles;
+  Tensor cC = make_identity_tensor(select<0, 1>(typename Cfg::CtaTiler{}));  // (BLK_M,BLK_N) -> (m,n)
+  std::vector<std::vector<int>> written(SUB, std::vector<int>(std::size_t(bm) * EPI_N, 0));
+  for (int t = 0; t < int(size(mma)); ++t) {
+    auto thr = mma.get_slice(t);
+    constexpr int V = int(decltype(size(thr.partition_C(cC)))::value) / SUB;
+    Tensor tCcC = by_subtile(Int<V>{}, thr.partition_C(cC));     // (V,SUBTILES) -> (m,n)
+    Tensor tCsC = by_subtile(Int<V>{}, thr.partition_C(sC_tile));  // (V,SUBTILES) -> smem
+    for (int e = 0; e < SUB; ++e)
+      for (int v = 0; v < V; ++v) {
+        CAPTURE(t, e, v);
+        int const m = get<0>(tCcC(v, e)), n = get<1>(tCcC(v, e));
+        REQUIRE(n / EPI_N == e);                               // the value lies in subtile e
+        REQUIRE(&tCsC(v, e) == &sC(m, n % EPI_N, 0));          // and goes to its place in buffer 0
+        ++written[std::size_t(e)][std::size_t(m) * EPI_N + std::size_t(n % EPI_N)];
+      }
+  }
+  for (auto const& w : written)
+    for (int x : w) REQUIRE(x == 1);  // each subtile fills the whole buffer, each entry once
+  for (int b = 0; b < BUFFERS; ++b) {
+    CHECK(smem.offset(&sC(0, 0, b)) == smem.offset(&sC(0, 0, 0)) + b * Cfg::kSubtileBytes);
+    CHECK(smem.offset(&sC(0, 0, b)) % 1024 == 0);
+  }
+  CHECK(Cfg::kSubtileBytes == bm * EPI_N * 4);
+  CHECK(SUB * EPI_N == bn);
 }
 
 /// \brief The epilogue through smem of \p Cfg: the TiledMMA's 64-bit stores into sC cover the 32 banks once

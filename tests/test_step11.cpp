@@ -90,38 +90,8 @@ TEST_CASE("the persistent schedule: min(132, tiles) CTAs, every tile once, at ev
 
 TEST_CASE("the epilogue's subtiles: every value in its subtile, each buffer entry once per subtile", "[step11]") {
   for_each_config([](auto cfg) {
-    using Cfg = decltype(cfg);
-    typename Cfg::TiledMma mma;
-    tut::HostSmem<Cfg> smem;
-    Tensor sC = smem.sC();                                                // (BLK_M,EPI_N,BUFFERS)
-    Tensor sC_tile = make_tensor(sC.data(), composition(typename Cfg::SmemLayoutC{}, typename Cfg::TileOnBuffer{}));
-    int const bm = size<0>(typename Cfg::CtaTiler{}), bn = size<1>(typename Cfg::CtaTiler{});
-    constexpr int SUB = Cfg::kSubtiles;
-    Tensor cC = make_identity_tensor(select<0, 1>(typename Cfg::CtaTiler{}));  // (BLK_M,BLK_N) -> (m,n)
-    std::vector<std::vector<int>> written(SUB, std::vector<int>(std::size_t(bm) * step11::kEpiN, 0));
-    for (int t = 0; t < int(size(mma)); ++t) {
-      auto thr = mma.get_slice(t);
-      constexpr int V = int(decltype(size(thr.partition_C(cC)))::value) / SUB;
-      Tensor tCcC = step11::by_subtile<V>(thr.partition_C(cC));     // (V,SUBTILES) -> (m,n)
-      Tensor tCsC = step11::by_subtile<V>(thr.partition_C(sC_tile));  // (V,SUBTILES) -> smem
-      for (int e = 0; e < SUB; ++e)
-        for (int v = 0; v < V; ++v) {
-          CAPTURE(t, e, v);
-          int const m = get<0>(tCcC(v, e)), n = get<1>(tCcC(v, e));
-          REQUIRE(n / step11::kEpiN == e);                               // the value lies in subtile e
-          REQUIRE(&tCsC(v, e) == &sC(m, n % step11::kEpiN, 0));          // and goes to its place in buffer 0
-          ++written[std::size_t(e)][std::size_t(m) * step11::kEpiN + std::size_t(n % step11::kEpiN)];
-        }
-    }
-    for (auto const& w : written)
-      for (int x : w) REQUIRE(x == 1);  // each subtile fills the whole buffer, each entry once
-    // Buffer b starts b*BLK_M*EPI_N floats in, on a 1 KB boundary (the TMA unit's swizzle period).
-    for (int b = 0; b < step11::kEpiBuffers; ++b) {
-      CHECK(smem.offset(&sC(0, 0, b)) == smem.offset(&sC(0, 0, 0)) + b * Cfg::kSubtileBytes);
-      CHECK(smem.offset(&sC(0, 0, b)) % 1024 == 0);
-    }
-    CHECK(Cfg::kSubtileBytes == bm * step11::kEpiN * 4);
-    CHECK(SUB * step11::kEpiN == bn);
+    gemm_checks::check_epilogue_subtiles<decltype(cfg), step11::kEpiN, step11::kEpiBuffers>(
+        [](auto v, auto&& t) { return step11::by_subtile<decltype(v)::value>(t); });
   });
   CHECK(plain(step11::SmemAtomC{}) == "Sw<3,4,3> o (8,32):(32,1)");
   CHECK(plain(typename Default::SmemLayoutC{}) == "Sw<3,4,3> o ((8,16),(32,1),(1,2)):((32,256),(1,0),(0,4096))");

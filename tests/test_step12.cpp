@@ -70,31 +70,8 @@ TEST_CASE("both configurations: the 128-byte swizzle ring, the wgmma accumulator
 
 TEST_CASE("both configurations: every accumulator in its epilogue subtile, each buffer entry once", "[step12]") {
   for_each_config([](auto cfg) {
-    using Cfg = decltype(cfg);
-    typename Cfg::TiledMma mma;
-    tut::HostSmem<Cfg> smem;
-    Tensor sC = smem.sC();                                                // (BLK_M,EPI_N,BUFFERS)
-    Tensor sC_tile = make_tensor(sC.data(), composition(typename Cfg::SmemLayoutC{}, typename Cfg::TileOnBuffer{}));
-    int const bm = size<0>(typename Cfg::CtaTiler{});
-    constexpr int SUB = Cfg::kSubtiles;
-    Tensor cC = make_identity_tensor(select<0, 1>(typename Cfg::CtaTiler{}));  // (BLK_M,BLK_N) -> (m,n)
-    std::vector<std::vector<int>> written(SUB, std::vector<int>(std::size_t(bm) * step12::kEpiN, 0));
-    for (int t = 0; t < int(size(mma)); ++t) {
-      auto thr = mma.get_slice(t);
-      constexpr int V = int(decltype(size(thr.partition_C(cC)))::value) / SUB;
-      Tensor tCcC = step12::by_subtile<V>(thr.partition_C(cC));     // (V,SUBTILES) -> (m,n)
-      Tensor tCsC = step12::by_subtile<V>(thr.partition_C(sC_tile));  // (V,SUBTILES) -> smem
-      for (int e = 0; e < SUB; ++e)
-        for (int v = 0; v < V; ++v) {
-          CAPTURE(t, e, v);
-          int const m = get<0>(tCcC(v, e)), n = get<1>(tCcC(v, e));
-          REQUIRE(n / step12::kEpiN == e);
-          REQUIRE(&tCsC(v, e) == &sC(m, n % step12::kEpiN, 0));
-          ++written[std::size_t(e)][std::size_t(m) * step12::kEpiN + std::size_t(n % step12::kEpiN)];
-        }
-    }
-    for (auto const& w : written)
-      for (int x : w) REQUIRE(x == 1);
+    gemm_checks::check_epilogue_subtiles<decltype(cfg), step12::kEpiN, step12::kEpiBuffers>(
+        [](auto v, auto&& t) { return step12::by_subtile<decltype(v)::value>(t); });
   });
   CHECK(Small::kSubtiles == 4);
   CHECK(Default::kSubtiles == 8);
