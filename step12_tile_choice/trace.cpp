@@ -103,7 +103,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   int const wg_rows = bm / Cfg::kConsumers;
 
   auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads, Cfg::kSchedule);
-  print_item(os, "config", name_of<Cfg>(), "--variant");
+  print_item(os, "config", name_of<Cfg>(), "chosen by problem size (section 4), or by --variant");
   print_item(os, "warpgroups",
              str(Cfg::kConsumers) + " consumers (threads 0.." + str(Cfg::kMmaThreads - 1) + ") + 1 producer (threads " +
                  str(Cfg::kMmaThreads) + ".." + str(Cfg::kThreads - 1) + ")",
