@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,24 @@ TEST_CASE("validate: the variant's threads and tiles bound --thread and --tile",
   CHECK_THROWS_AS(tut::validate(s, o), tut::UsageError);
   o.variant = "default";
   CHECK(&tut::find_variant(s, "") == &s.variants[0]);
+  {  // A step that picks its variant by size (Step::choose): --variant still wins; a bad pick is a bug.
+    tut::Step c = s;
+    c.variants.push_back(c.variants[0]);
+    c.variants[1].name = "wide";
+    c.choose = [](tut::Problem const& p) { return p.n > 100 ? 1 : 0; };
+    tut::Options q = o;
+    q.variant = "";
+    q.problem = {256, 256, 64};
+    CHECK(&tut::variant_for(c, q) == &c.variants[1]);
+    q.problem = {256, 64, 64};
+    CHECK(&tut::variant_for(c, q) == &c.variants[0]);
+    q.variant = "wide";
+    CHECK(&tut::variant_for(c, q) == &c.variants[1]);
+    q.variant = "";
+    c.choose = [](tut::Problem const&) { return 2; };
+    CHECK_THROWS_AS(tut::variant_for(c, q), std::logic_error);
+    CHECK(&tut::variant_for(s, q) == &s.variants[0]);  // no choose: the default
+  }
   // --owners numbers every thread of every tile below 2^24.
   o.owners = true;
   CHECK_NOTHROW(tut::validate(s, o));
