@@ -216,7 +216,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
 // --svg: 1024 x 1024 cut into each configuration's tiles, numbered by the persistent CTA that takes
 // them: 32 tiles of 128x256 leave 100 of the 132 CTAs idle, 64 of 128x128 keep twice as many busy.
-template <class Cfg>
+// The same two pictures whichever configuration runs.
 void choice_pictures(tut::Options const&, std::string const& dir) {
   std::int64_t const M = 1024, N = 1024;
   auto write = [&](auto cfg, std::string const& file) {
@@ -233,7 +233,7 @@ void choice_pictures(tut::Options const&, std::string const& dir) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      name_of<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &choice_pictures<Cfg>, Cfg::kSchedule)...};
+      name_of<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &choice_pictures, Cfg::kSchedule)...};
 }
 
 }  // namespace

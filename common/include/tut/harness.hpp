@@ -80,16 +80,16 @@ enum class Check {
 /// \brief The name of \p c as --list-bugs prints it ("verification", "racecheck", ...).
 char const* check_name(Check c);
 
-/// \brief One bug a learner can plant with --bug NAME: the step's kernel compiled with it, a line or two
-/// different (its `Bug` template argument, kernel.cuh), and the check that catches it.
+/// \brief One bug a learner can plant with --bug NAME: the step's kernel (or, in step 12, its launch)
+/// compiled with it, a line or two different (its `Bug` template argument), and the check that catches it.
 struct PlantedBug {
-  int id = 0;                 ///< the value of the kernel's Bug template argument (never 0: that is no bug)
+  int id = 0;                 ///< the value of the step's Bug template argument, in its kernel or launch (never 0: no bug)
   std::string name;           ///< --bug NAME
   std::string breaks;         ///< what it breaks, one line
   Check caught_by = Check::verification;  ///< the check that catches it
   std::string run;            ///< the flags of the run that shows the catch ("--m 128 --n 128 --k 40")
   std::string why;            ///< why that check and not another (one line, optional)
-  LaunchFn launch = nullptr;  ///< the default variant's launch, with the bug compiled in
+  LaunchFn launch = nullptr;  ///< the default (or Step::choose's) variant's launch, with the bug compiled in
 };
 
 /// \brief What a step tells the harness about itself: what its add_tutorial_step() call registers
