@@ -86,30 +86,6 @@ void print_barriers(std::ostream& os, int k_tiles, int visits) {
      << "  fill it with the next tile's k-tiles while the consumers store this tile.\n";
 }
 
-// The persistent schedule: how many CTAs, and which tiles the traced CTA computes, in order.
-void print_visits(std::ostream& os, tut::TracedTile const& traced) {
-  tut::TileSchedule const& s = traced.schedule;
-  int const tm = traced.tiles.m, tn = traced.tiles.n, tiles = tm * tn;
-  int const ctas = s.cta_count(tm, tn), cta = traced.visitor.cta, visits = s.visits(cta, tm, tn);
-  os << "  Persistent CTAs: the launch starts min(" << s.ctas << ", tiles) = " << ctas << " CTAs for " << tiles
-     << " tiles (" << tm << " x " << tn << "), one per SM,\n  and they stay: CTA c loops over raster tiles c, c+"
-     << ctas << ", c+" << 2 * ctas << ", ... ";
-  int const q = tiles / ctas, r = tiles % ctas;
-  auto n_tiles = [](int n) { return str(n) + (n == 1 ? " tile" : " tiles"); };
-  if (r == 0)
-    os << "Each CTA computes " << n_tiles(q) << ".\n";
-  else
-    os << "CTAs 0.." << r - 1 << " compute " << n_tiles(q + 1) << ",\n  the others " << q << ".\n";
-  std::string list;
-  for (int j = 0; j < visits && j < 8; ++j) {
-    tut::TileCoord const t = s.tile(cta, j, tm, tn);
-    list += (j ? ", " : "") + std::string("(") + str(t.m) + "," + str(t.n) + ")";
-  }
-  if (visits > 8) list += ", ...";
-  tut::print_item(os, "CTA " + str(cta), str(visits) + " tile" + (visits == 1 ? "" : "s") + ": " + list,
-                  "visit 0, 1, ...: schedule.tile(cta, visit)");
-}
-
 template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {
   int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
@@ -227,7 +203,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
   // ---- What is new -----------------------------------------------------------------------------------
   tut::print_section(os, 4, "What is new: persistent CTAs, one ring across tiles, and a TMA-store epilogue");
-  print_visits(os, traced);
+  tut::print_visits(os, traced);
   int const visits = Cfg::kSchedule.visits(traced.visitor.cta, traced.tiles.m, traced.tiles.n);
   os << "  Both roles loop over the same visits: the producer loads every k-tile of every tile, the consumers\n"
      << "  clear the accumulators, run the mainloop and store C, once per tile. Step 10 launched one CTA per\n"

@@ -35,30 +35,6 @@ std::string name_of() {
   return str(size<0>(t)) + "x" + str(size<1>(t));
 }
 
-// The persistent schedule: how many CTAs, and which tiles the traced CTA computes, in order.
-void print_visits(std::ostream& os, tut::TracedTile const& traced) {
-  tut::TileSchedule const& s = traced.schedule;
-  int const tm = traced.tiles.m, tn = traced.tiles.n, tiles = tm * tn;
-  int const ctas = s.cta_count(tm, tn), cta = traced.visitor.cta, visits = s.visits(cta, tm, tn);
-  os << "  Persistent CTAs: the launch starts min(" << s.ctas << ", tiles) = " << ctas << " CTAs for " << tiles
-     << " tiles (" << tm << " x " << tn << "), one per SM,\n  and they stay: CTA c loops over raster tiles c, c+"
-     << ctas << ", c+" << 2 * ctas << ", ... ";
-  int const q = tiles / ctas, r = tiles % ctas;
-  auto n_tiles = [](int n) { return str(n) + (n == 1 ? " tile" : " tiles"); };
-  if (r == 0)
-    os << "Each CTA computes " << n_tiles(q) << ".\n";
-  else
-    os << "CTAs 0.." << r - 1 << " compute " << n_tiles(q + 1) << ",\n  the others " << q << ".\n";
-  std::string list;
-  for (int j = 0; j < visits && j < 8; ++j) {
-    tut::TileCoord const t = s.tile(cta, j, tm, tn);
-    list += (j ? ", " : "") + std::string("(") + str(t.m) + "," + str(t.n) + ")";
-  }
-  if (visits > 8) list += ", ...";
-  tut::print_item(os, "CTA " + str(cta), str(visits) + " tile" + (visits == 1 ? "" : "s") + ": " + list,
-                  "visit 0, 1, ...: schedule.tile(cta, visit)");
-}
-
 // How choose() weighed the two configurations for this problem: each one's tiles, CTAs, and the work of
 // its busiest CTA.
 void print_choice(std::ostream& os, tut::Options const& o) {
@@ -210,7 +186,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   // ---- What is new -----------------------------------------------------------------------------------
   tut::print_section(os, 4, "What is new: the tile, chosen by problem size");
   print_choice(os, o);
-  print_visits(os, traced);
+  tut::print_visits(os, traced);
   tut::print_k_edge(os, K, bk);
 }
 

@@ -23,6 +23,29 @@ void print_schedule(std::ostream& os, TracedTile const& t, int threads) {
              "groups of " + str(s.group_m) + " tile-rows, for L2");
 }
 
+void print_visits(std::ostream& os, TracedTile const& traced) {
+  TileSchedule const& s = traced.schedule;
+  int const tm = traced.tiles.m, tn = traced.tiles.n, tiles = tm * tn;
+  int const ctas = s.cta_count(tm, tn), cta = traced.visitor.cta, visits = s.visits(cta, tm, tn);
+  os << "  Persistent CTAs: the launch starts min(" << s.ctas << ", tiles) = " << ctas << " CTAs for " << tiles
+     << " tiles (" << tm << " x " << tn << "), one per SM,\n  and they stay: CTA c loops over raster tiles c, c+"
+     << ctas << ", c+" << 2 * ctas << ", ... ";
+  int const q = tiles / ctas, r = tiles % ctas;
+  auto n_tiles = [](int n) { return str(n) + (n == 1 ? " tile" : " tiles"); };
+  if (r == 0)
+    os << "Each CTA computes " << n_tiles(q) << ".\n";
+  else
+    os << "CTAs 0.." << r - 1 << " compute " << n_tiles(q + 1) << ",\n  the others " << q << ".\n";
+  std::string list;
+  for (int j = 0; j < visits && j < 8; ++j) {
+    TileCoord const t = s.tile(cta, j, tm, tn);
+    list += (j ? ", " : "") + std::string("(") + str(t.m) + "," + str(t.n) + ")";
+  }
+  if (visits > 8) list += ", ...";
+  print_item(os, "CTA " + str(cta), str(visits) + " tile" + (visits == 1 ? "" : "s") + ": " + list,
+             "visit 0, 1, ...: schedule.tile(cta, visit)");
+}
+
 void print_grid_map(std::ostream& os, std::int64_t M, std::int64_t N, int bm, int bn) {
   int const gx = int((M + bm - 1) / bm), gy = int((N + bn - 1) / bn);
   constexpr int kMaxCells = 32;

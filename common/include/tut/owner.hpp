@@ -37,11 +37,13 @@ CUTE_HOST_DEVICE constexpr std::uint32_t owner_id(std::uint32_t thread, std::uin
 #if defined(__CUDACC__)
 /// \brief Device side of Store::owners: every element of \p frg (the accumulators, about to be stored)
 /// becomes this thread's owner id, as a float. \p visit: which of the CTA's tiles this is (0 unless the
-/// CTA loops over tiles); \p threads: the threads numbered (those of the TiledMMA).
+/// CTA loops over tiles); \p threads: the threads numbered (those of the TiledMMA); \p thread: this
+/// thread's number among them (threadIdx.x, unless several groups of threads each run the TiledMMA).
 template <class Fragment>
-CUTE_DEVICE void fill_owner_id(Fragment&& frg, int visit = 0, int threads = int(blockDim.x)) {
+CUTE_DEVICE void fill_owner_id(Fragment&& frg, int visit = 0, int threads = int(blockDim.x),
+                               int thread = int(threadIdx.x)) {
   std::uint32_t const cta = blockIdx.x + gridDim.x * blockIdx.y, ctas = gridDim.x * gridDim.y;
-  cute::fill(frg, float(owner_id(threadIdx.x, cta, std::uint32_t(visit), ctas, std::uint32_t(threads))));
+  cute::fill(frg, float(owner_id(std::uint32_t(thread), cta, std::uint32_t(visit), ctas, std::uint32_t(threads))));
 }
 #endif
 

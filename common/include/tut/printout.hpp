@@ -90,6 +90,10 @@ TracedTile traced_tile(CtaTiler const& cta_tiler, Options const& o, TileSchedule
 /// \brief Section 2's grid lines for \p t: the CTAs the launch starts and the tiles they visit.
 void print_schedule(std::ostream& os, TracedTile const& t, int threads);
 
+/// \brief A persistent schedule in words: how many CTAs the launch starts for how many tiles, how many
+/// tiles each computes, and the traced CTA's tiles in the order it visits them (at most 8).
+void print_visits(std::ostream& os, TracedTile const& traced);
+
 /// \brief "(tm=1, tn=1)": where thread \p thread sits in \p mma's (ThrM,ThrN) thread layout.
 template <class TiledMma>
 std::string thread_mn(TiledMma const& mma, int thread) {
