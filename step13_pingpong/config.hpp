@@ -1,0 +1,289 @@
+/// \file step13_pingpong/config.hpp
+/// \brief Step 13's one source of truth: step 12's problem layouts and Config, made for a ping-pong
+/// kernel, in which each consumer warpgroup computes whole 128×128 tiles of its own and the two take
+/// turns on the tensor cores: one multiplies while the other stores its tile.
+///
+/// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
+/// what is printed is what runs. Only the TMA descriptors are made elsewhere (launch.cu), at run time:
+/// they hold the address and the extents of A, B and C.
+#pragma once
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+
+#include <cute/tensor.hpp>  // first: it brings the copy and MMA atoms (copy_atom.hpp alone does not compile)
+
+#include "tut/problem.hpp"
+#include "tut/tile_schedule.hpp"
+
+namespace step13 {
+
+using namespace cute;
+
+/// \brief Element type of A and B: IEEE binary16.
+using ElementAB = half_t;
+/// \brief Element type of C and of the accumulators.
+using ElementC = float;
+
+//! [problem]
+/// \brief A (M,K), K-major: A(m,k) at m·K + k. (m,k) -> idx
+CUTE_HOST_DEVICE auto make_layout_A(int M, int K) { return make_layout(make_shape(M, K), make_stride(K, Int<1>{})); }
+/// \brief B (N,K), K-major: B(n,k) at n·K + k. (n,k) -> idx
+CUTE_HOST_DEVICE auto make_layout_B(int N, int K) { return make_layout(make_shape(N, K), make_stride(K, Int<1>{})); }
+/// \brief C (M,N), row-major: C(m,n) at m·N + n. (m,n) -> idx
+CUTE_HOST_DEVICE auto make_layout_C(int M, int N) { return make_layout(make_shape(M, N), make_stride(N, Int<1>{})); }
+//! [problem]
+
+/// \brief Halves per 16 bytes: a TMA descriptor's row pitch must be a multiple of 16 bytes, so K comes in
+/// multiples of this.
+inline constexpr int kChunk = 16 / int(sizeof(ElementAB));
+/// \brief Floats per 16 bytes: a TMA descriptor of C needs its row pitch, N floats, a multiple of 16 bytes,
+/// so the epilogue stores through TMA when N is a multiple of this (and directly from registers otherwise).
+inline constexpr int kChunkC = 16 / int(sizeof(ElementC));
+/// \brief Threads per warpgroup: 4 consecutive warps, the unit that issues one wgmma.
+inline constexpr int kWarpgroupThreads = 128;
+
+//! [atoms]
+/// \brief The warpgroup MMA: `wgmma.mma_async.sync.aligned.m64n<BLK_N>k16.f32.f16.f16`, A and B both read
+/// from smem through descriptors (SS), both K-major. One warpgroup computes a 64×BLK_N fp32 tile.
+template <int BLK_N>
+using MmaOp = decltype(SM90::GMMA::ss_op_selector<ElementAB, ElementAB, ElementC, Shape<_64, Int<BLK_N>, _16>,
+                                                  GMMA::Major::K, GMMA::Major::K>());
+/// \brief gmem -> smem: the TMA unit's tiled load, `cp.async.bulk.tensor.2d.shared::cluster.global`. One
+/// thread of the producer warpgroup issues it for a whole box; the unit computes the addresses, fills what lies outside the
+/// tensor with zeros, and counts the bytes it delivers on an mbarrier.
+using CopyOpG2S = SM90_TMA_LOAD;
+/// \brief smem -> gmem in the epilogue: the TMA unit's tiled store, `cp.async.bulk.tensor.2d.global.shared::cta`.
+/// One consumer thread issues it for a whole subtile of C; the unit reads the swizzled smem, and writes
+/// only what lies inside C (no masks).
+using CopyOpS2G = SM90_TMA_STORE;
+//! [atoms]
+
+//! [smem_layouts]
+/// \brief The smem atom wgmma reads and TMA writes: 8 rows of 64 halves (128 bytes each), K-major, step
+/// 08's. Its swizzle, `Sw<3,4,3>`, acts on byte addresses: row r keeps 16-byte chunk c at c ^ r. wgmma's
+/// descriptor names the pattern ("128B swizzle"), and the TMA unit writes the same pattern as it stores
+/// (CU_TENSOR_MAP_SWIZZLE_128B): no thread computes a swizzled address any more.
+using SmemAtomAB = GMMA::Layout_K_SW128_Atom<ElementAB>;
+
+/// \brief STAGES k-tiles of A (or B), each BLK_MN×BLK_K, the atom repeated down the tile and then once per
+/// stage: stage s starts at s·BLK_MN·BLK_K. (mn,k,stage) -> smem_idx
+template <int BLK_MN, int BLK_K, int STAGES>
+using SmemStaged = decltype(tile_to_shape(SmemAtomAB{}, Shape<Int<BLK_MN>, Int<BLK_K>, Int<STAGES>>{}));
+
+/// \brief The epilogue's smem atom, the TMA store's: 8 rows of 16 floats (64 bytes each), row-major, in
+/// the 64-byte swizzle (the TMA unit reads it with CU_TENSOR_MAP_SWIZZLE_64B), which swaps 16-byte
+/// chunks within each 64-byte row as Sw<2,4,3> says. Step 12's subtiles were 32 floats wide, in the
+/// 128-byte swizzle; here each warpgroup has buffers of its own, and half-width subtiles keep them in
+/// the same smem as step 12's two. (m,n) -> smem_idx
+using SmemAtomC = GMMA::Layout_K_SW64_Atom<float>;
+/// \brief Columns per subtile of the epilogue: a warpgroup's C tile leaves the CTA as BLK_N/kEpiN
+/// subtiles of BLK_M×kEpiN, one TMA box each, so that C needs only two such buffers per warpgroup.
+inline constexpr int kEpiN = 16;
+/// \brief The epilogue's smem buffers per consumer warpgroup: its subtile e is written into its buffer
+/// e % kEpiBuffers, while the TMA unit may still be reading the other.
+inline constexpr int kEpiBuffers = 2;
+/// \brief The buffer warpgroup \p warpgroup writes subtile \p subtile of its tile into: its own two,
+/// w·kEpiBuffers and w·kEpiBuffers + 1, in turn. In step 12 both warpgroups stored one tile together,
+/// through buffers 0 and 1; here each stores tiles of its own, at any moment, so each needs its own.
+CUTE_HOST_DEVICE constexpr int epi_buffer(int warpgroup, int subtile) {
+  return warpgroup * kEpiBuffers + subtile % kEpiBuffers;
+}
+/// \brief The epilogue's buffers in smem: kEpiBuffers subtiles of BLK_M×kEpiN for each of \p CONSUMERS
+/// warpgroups, warpgroup w's at w·kEpiBuffers, w·kEpiBuffers + 1. (m,n,buffer) -> smem_idx
+template <int BLK_M, int CONSUMERS>
+using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<kEpiN>, Int<kEpiBuffers * CONSUMERS>>{}));
+
+/// \brief The whole BLK_M×BLK_N C tile as partition_C sees it, laid on buffer 0: column n of the tile is
+/// column n % kEpiN of the buffer (the subtile, n / kEpiN, has stride 0). Composed with sC's layout, it
+/// gives every accumulator its smem place in whichever subtile it belongs to. (m,(n,subtile)) -> buffer idx
+template <int BLK_M, int BLK_N>
+using TileOnBuffer = Layout<Shape<Int<BLK_M>, Shape<Int<kEpiN>, Int<BLK_N / kEpiN>>>, Stride<_1, Stride<Int<BLK_M>, _0>>>;
+
+/// \brief A thread's accumulators (or its partition of the C tile), (MMA,MMA_M,1), a subtile at a time:
+/// column e of the result is subtile e's values. wgmma's C fragment walks N in blocks of 8 columns, 4
+/// values per block, one block after another, for each of its MMA_M 64-row blocks in turn. So the
+/// values of columns [e·kEpiN, (e+1)·kEpiN) are PER consecutive ones in each row block: PER at e·PER,
+/// and PER more at e·PER + size(MMA) for the second row block (step 12's warpgroups had one row block
+/// each, and took them as one run of V). The tests check it at every thread and value.
+/// ((PER,MMA_M),SUBTILES) -> the tensor's value
+template <int SUBTILES, class Tensor>
+CUTE_HOST_DEVICE auto by_subtile(Tensor&& t) {
+  constexpr int MMA = decltype(size<0>(t))::value, MMA_M = decltype(size<1>(t))::value;
+  static_assert(decltype(size<2>(t))::value == 1 && MMA % SUBTILES == 0, "one wgmma wide, whole subtiles");
+  constexpr int PER = MMA / SUBTILES;
+  using BySubtile = Layout<Shape<Shape<Int<PER>, Int<MMA_M>>, Int<SUBTILES>>, Stride<Stride<_1, Int<MMA>>, Int<PER>>>;
+  return make_tensor(t.data(), composition(t.layout(), BySubtile{}));
+}
+//! [smem_layouts]
+
+//! [shared_storage]
+/// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and beside them (no longer
+/// a union: the producer fills the ring with the next tile's k-tiles while the consumers store this
+/// one) the epilogue's buffers. The 128B-swizzle pattern repeats every 1 KB of address and the TMA unit
+/// and wgmma's descriptors assume it starts on a 1 KB boundary, so sA, sB and sC do. After them, two
+/// mbarriers per stage.
+template <class TA, class TB, class TC, class SmemLayoutA, class SmemLayoutB, class SmemLayoutC>
+struct SharedStorage {
+  static constexpr int kStages = size<2>(SmemLayoutA{});  ///< the ring's stages: mode 2 of the smem layouts
+  struct {
+    alignas(1024) ArrayEngine<TA, cosize_v<SmemLayoutA>> A;  ///< sA: every stage; 1 KB aligned
+    alignas(1024) ArrayEngine<TB, cosize_v<SmemLayoutB>> B;  ///< sB
+  } mainloop;  ///< the ring: what the producer fills and the consumers' wgmmas read
+  alignas(1024) ArrayEngine<TC, cosize_v<SmemLayoutC>> C;    ///< sC: the epilogue's buffers
+  std::uint64_t full[kStages];   ///< stage s holds its k-tile: the TMA's bytes have landed (producer -> consumers)
+  std::uint64_t empty[kStages];  ///< stage s may be refilled: the warpgroup whose k-tile it held is done with it (consumer -> producer)
+  std::uint64_t turn[2];         ///< turn[w]: warpgroup w may start its next tile's mainloop (the other warpgroup -> w)
+};
+//! [shared_storage]
+
+/// \brief What the launch passes for C's TMA descriptor when C's rows are not 16-byte aligned: nothing.
+/// The kernel then stores C without TMA.
+struct NoTmaStore {};
+
+//! [ring_state]
+/// \brief How many batches of wgmma each consumer warpgroup leaves running when it moves on to the next
+/// k-tile: one, as in steps 08 and 09. The stage of the batch before it is then free to release.
+inline constexpr int kWgmmaInFlight = 1;
+
+/// \brief Where one side of the pipeline is in the ring: the stage it works on next and that stage's
+/// phase. An mbarrier counts its phases; `wait_barrier(bar, p)` returns once the phase of parity p has
+/// completed. Every lap of the ring flips the parity each side waits for, so the same two barriers per
+/// stage serve every k-tile. The kernel advances these, and the printout replays them.
+template <int STAGES>
+struct RingState {
+  int index = 0;           ///< the stage
+  std::uint32_t phase = 0; ///< the parity of the barrier phase this lap waits for: 0, 1, 0, ...
+  /// \brief The ring at k-tile number \p position of the CTA (counted over all its tiles, from 0): the
+  /// producer fills the ring in that order, so k-tile p lands in stage p % STAGES on lap p / STAGES.
+  /// A ping-pong warpgroup starts each of its tiles here, past the k-tiles of the other's tiles.
+  CUTE_HOST_DEVICE static RingState at(int position) {
+    RingState r;
+    r.index = position % STAGES;
+    r.phase = std::uint32_t(position / STAGES) & 1u;
+    return r;
+  }
+  /// \brief On to the next stage; past the last, back to stage 0 with the other parity.
+  CUTE_HOST_DEVICE void advance() {
+    if (++index == STAGES) {
+      index = 0;
+      phase ^= 1u;
+    }
+  }
+  /// \brief The parity the producer waits for on empty[index]: the phase before this lap's. A fresh
+  /// barrier counts as having completed phase "-1" (parity 1), so the first lap passes at once; after
+  /// that it is the phase the consumers completed when they released the stage one lap earlier.
+  CUTE_HOST_DEVICE std::uint32_t producer_parity() const { return phase ^ 1u; }
+  /// \brief The parity the consumers wait for on full[index]: this lap's, completed when the TMA's bytes land.
+  CUTE_HOST_DEVICE std::uint32_t consumer_parity() const { return phase; }
+};
+//! [ring_state]
+
+/// \brief The bugs --bug plants, each a line of kernel.cuh (`BUG ==`); trace.cpp says what each breaks
+/// and which check catches it. Both are step 12's lines, kept where ping-pong changed them.
+enum class Bug : int {
+  none = 0,                  ///< the kernel as written
+  empty_waits_for_both = 1,  ///< empty[s] waits for both warpgroups, as in step 12: only one ever releases it
+  store_by_thread_0 = 2,     ///< the TMA stores are issued by the CTA's thread 0, as in step 12: warpgroup 1's never are
+};
+
+//! [turns]
+/// \brief The parity warpgroup w waits for on turn[w] before the mainloop of its visit \p visit > 0 (the
+/// CTA's visits alternate: warpgroup 0 takes 0, 2, 4, ..., warpgroup 1 takes 1, 3, 5, ...). The
+/// warpgroup of visit v - 1 arrives on turn[w] once it has seen its last k-tile land; that is the
+/// ((v - 1) / 2)-th phase of turn[w], counting from 0, so its parity.
+CUTE_HOST_DEVICE constexpr std::uint32_t turn_parity(int visit) { return std::uint32_t((visit - 1) / 2) & 1u; }
+//! [turns]
+
+//! [config]
+/// \brief One configuration of the step-13 kernel: every size and layout static.
+/// \tparam BLK_M, BLK_N, BLK_K  a warpgroup's tile: it computes BLK_M×BLK_N of C, BLK_K k at a time
+/// \tparam CONSUMERS            math warpgroups, each with tiles of its own: ping-pong needs two
+/// \tparam STAGES               k-tiles in smem at once
+template <int BLK_M, int BLK_N, int BLK_K, int CONSUMERS, int STAGES>
+struct Config {
+  /// \brief The tiler of one tile (BLK_M, BLK_N, BLK_K): a consumer warpgroup's, whole.
+  using CtaTiler = Shape<Int<BLK_M>, Int<BLK_N>, Int<BLK_K>>;
+  /// \brief The wgmma atom on ONE warpgroup, repeated BLK_M/64 times down M: each consumer warpgroup
+  /// runs this TiledMMA on its own tile. (Threads 0..127 of the warpgroup.) Step 12's spread one
+  /// tile over both consumer warpgroups, stacked along M.
+  using TiledMma = decltype(make_tiled_mma(MmaOp<BLK_N>{}, Layout<Shape<_1, _1, _1>>{}));
+  static constexpr int kConsumers = CONSUMERS;                      ///< math warpgroups
+  static constexpr int kMmaThreads = kWarpgroupThreads;             ///< the TiledMMA's threads: one warpgroup
+  /// \brief Threads per CTA: the consumers, then one producer warpgroup, whose first thread issues
+  /// every TMA load. (A whole warpgroup, so that `setmaxnreg` can hand its registers to the consumers.)
+  static constexpr int kThreads = kWarpgroupThreads * (CONSUMERS + 1);
+  static constexpr int kStages = STAGES;                             ///< k-tiles in the smem ring
+  /// \brief Registers per thread after `setmaxnreg`: the producer needs few, the consumers hold the
+  /// accumulators (BLK_M·BLK_N/128 floats each). 128·(kProducerRegs + CONSUMERS·kConsumerRegs) must
+  /// fit the SM's 64 K registers.
+  static constexpr int kProducerRegs = 40;                           ///< the producer's registers per thread
+  static constexpr int kConsumerRegs = 232;                          ///< each consumer's
+  /// \brief How the CTAs visit the tiles: persistent, step 11's schedule. 132 CTAs, one per SM of an
+  /// H100 SXM or H200 (fewer when there are fewer tiles), stay resident; CTA c computes tiles c,
+  /// c + 132, c + 264, ... of step 10's raster order, and its consumer warpgroups take them in turn:
+  /// warpgroup 0 visits 0, 2, 4, ..., warpgroup 1 visits 1, 3, 5, ...
+  static constexpr int kCtas = 132;
+  static constexpr tut::TileSchedule kSchedule{tut::Visit::persistent, 8, kCtas};  ///< CTA c: tiles c, c+132, ...
+  static_assert(kSchedule.kind == tut::Visit::persistent, "the kernel's CTAs loop over their tiles");
+
+  /// \brief sA: STAGES k-tiles of A, K-major, 128B-swizzled. (m,k,stage) -> smem_idx
+  using SmemLayoutA = SmemStaged<BLK_M, BLK_K, STAGES>;
+  /// \brief sB: STAGES k-tiles of B, K-major, 128B-swizzled. (n,k,stage) -> smem_idx
+  using SmemLayoutB = SmemStaged<BLK_N, BLK_K, STAGES>;
+  /// \brief sC: kEpiBuffers subtiles of BLK_M×kEpiN per consumer warpgroup. (m,n,buffer) -> smem_idx
+  using SmemLayoutC = step13::SmemLayoutC<BLK_M, CONSUMERS>;
+  /// \brief A tile, (BLK_M,BLK_N), on buffer 0 of sC: what partition_C of the accumulators is applied to.
+  using TileOnBuffer = step13::TileOnBuffer<BLK_M, BLK_N>;
+  static constexpr int kSubtiles = BLK_N / kEpiN;  ///< TMA stores per C tile
+  /// \brief The kernel's shared memory.
+  using Smem = SharedStorage<ElementAB, ElementAB, ElementC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
+  /// \brief Shared memory per CTA, in bytes: the ring, the epilogue's buffers and the barriers.
+  static constexpr int kSmemBytes = int(sizeof(Smem));
+  /// \brief One stage: a k-tile of A and one of B. The TMA box of A is BLK_K×BLK_M, of B BLK_K×BLK_N; the
+  /// stage's full barrier expects exactly these bytes (out-of-bounds elements are filled with zeros and
+  /// count too).
+  static constexpr int kStageBytesA = BLK_M * BLK_K * int(sizeof(ElementAB));
+  static constexpr int kStageBytesB = BLK_N * BLK_K * int(sizeof(ElementAB));  ///< B's box, in bytes
+  static constexpr int kStageBytes = kStageBytesA + kStageBytesB;              ///< both boxes: one stage
+  /// \brief Bytes of one epilogue subtile: one TMA store's box.
+  static constexpr int kSubtileBytes = BLK_M * kEpiN * int(sizeof(ElementC));
+
+  // What the comments above state.
+  static_assert(CONSUMERS == 2, "ping-pong: two consumer warpgroups take turns (SharedStorage has two turn barriers)");
+  static_assert(int(size(TiledMma{})) == kMmaThreads, "one warpgroup per tile");
+  static_assert(BLK_M % 64 == 0 && BLK_N % 8 == 0 && BLK_N <= 256,
+                "a tile is whole 64-row wgmmas; a wgmma is 8 to 256 columns wide");
+  static_assert(BLK_K * int(sizeof(ElementAB)) == 128, "a k-tile row is one 128-byte swizzle row");
+  static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box is at most 256 rows");
+  static_assert(BLK_N % kEpiN == 0 && kEpiN % 8 == 0 && BLK_M % 8 == 0,
+                "the C tile is whole subtiles, a subtile whole 8-column blocks of wgmma's C fragment and swizzle atoms");
+  static_assert(STAGES >= 2, "a ring: at least one k-tile in flight while one is read");
+  static_assert(128 * (kProducerRegs + CONSUMERS * kConsumerRegs) <= 65536, "the register file holds them");
+  static_assert(kSmemBytes == STAGES * kStageBytes + CONSUMERS * kEpiBuffers * kSubtileBytes + 1024,
+                "the ring, the epilogue's buffers, then the mbarriers padded to 1 KB");
+  static_assert(kSmemBytes <= 227 * 1024, "an H100 block gets at most 227 KB of smem");
+};
+//! [config]
+
+//! [default]
+/// \brief The step's configuration: a 128×128×64 tile per consumer warpgroup (step 12's small tile,
+/// now a single warpgroup's, two m64n128k16 wgmmas per 16 k), 6 stages of 32 KB (196,608 bytes: step
+/// 12's ring), two epilogue buffers of 128×16 floats per warpgroup (32,768 bytes in all) and the 14
+/// mbarriers, which the 1 KB alignment pads to 1,024 bytes: 230,400 bytes of smem, step 12's.
+using Default = Config<128, 128, 64, 2, 6>;
+//! [default]
+static_assert(Default::kSmemBytes == 6 * 32768 + 4 * 8192 + 1024 && Default::kSmemBytes == 230400,
+              "6 stages of 32 KB, four 8 KB subtiles of C, then the 14 mbarriers padded to 1 KB: 230,400 bytes");
+static_assert(std::is_same_v<MmaOp<128>, SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
+              "the wgmma is m64n128k16, fp16 in, fp32 accumulate");
+
+/// \brief The configurations compiled into the step: one. Step 12 chose between 128×256 tiles and
+/// 128×128 ones; ping-pong runs 128×128 tiles at every size (docs/step13_pingpong.md says why).
+using Variants = std::tuple<Default>;
+
+/// \brief The sizes the step runs: any M and N, K a multiple of 8 (TMA's 16-byte row pitch).
+inline tut::Problem multiple_of() { return {1, 1, kChunk}; }
+
+}  // namespace step13

@@ -1,0 +1,24 @@
+/// \file step13_pingpong/step13_pingpong.hpp
+/// \brief Step 13's entry points, for its main(), the tests and the benchmark.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "tut/harness.hpp"
+
+/// \brief Step 13: the ping-pong kernel's configuration, its launch and the printout (docs/step13_pingpong.md tells the story).
+namespace step13 {
+
+/// \brief The bugs --bug plants (config.hpp).
+enum class Bug : int;
+
+/// \brief Launch the kernel of configuration \p Cfg (one of Variants), with bug \p BUG (Bug::none: the kernel
+/// as written), on \p stream. K must be a multiple of 8 and A and B 16-byte aligned; otherwise it throws
+/// tut::UsageError.
+template <class Cfg, Bug BUG>
+void launch(tut::GemmArgs const& args, cudaStream_t stream);
+
+/// \brief The step, as the harness drives it.
+tut::Step const& step();
+
+}  // namespace step13
