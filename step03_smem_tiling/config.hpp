@@ -71,8 +71,10 @@ struct SharedStorage {
 /// trace.cpp says what each breaks and which check catches it.
 enum class Bug : int {
   none = 0,               ///< the kernel as written
+  //~bug{
   no_second_barrier = 1,  ///< the barrier after the math removed: the next copy overwrites what others still read
   no_zero_fill = 2,       ///< the registers not cleared before the masked loads: a skipped element keeps a stale value
+  //~bug}
 };
 
 //! [config]

@@ -142,10 +142,10 @@ void gemm_kernel(CtaTiler cta_tiler,
   auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
   auto K_BLOCK_MAX = size<2>(tCrA);                         // BLK_K
   for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
-    if constexpr (BUG != Bug::no_zero_fill) {              // --bug no_zero_fill deletes these two lines
+    if constexpr (BUG != Bug::no_zero_fill) {              //~bug no_zero_fill deletes these two lines
       clear(tArA);                                          // zero-fill what the masks skip
       clear(tBrB);
-    }
+    }                                                      //~bug
     copy_if(copy_a, tApA(_,_,_,k_tile), tAgA(_,_,_,k_tile), tArA);  // gmem -> rmem, the vectors inside A
     copy_if(copy_b, tBpB(_,_,_,k_tile), tBgB(_,_,_,k_tile), tBrB);  // gmem -> rmem, the vectors inside B
     copy(tArA, tAsA);                                       // rmem -> smem
@@ -162,7 +162,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     }
     // Barrier 2 (write after read): every thread has read this k-tile before any thread overwrites
     // sA and sB with the next one. Without it a fast warp's next copy would clobber a slow warp's input.
-    if constexpr (BUG != Bug::no_second_barrier)           // --bug no_second_barrier deletes this barrier
+    if constexpr (BUG != Bug::no_second_barrier)           //~bug no_second_barrier deletes this barrier
       __syncthreads();
   }
   //! [mainloop]

@@ -45,8 +45,8 @@ void launch_vector_or_scalar(tut::GemmArgs const& args, cudaStream_t stream) {
 //! [launch]
 
 // The bugs --bug plants (config.hpp), into the default configuration.
-template void launch_vector_or_scalar<Default, Bug::no_second_barrier>(tut::GemmArgs const&, cudaStream_t);
-template void launch_vector_or_scalar<Default, Bug::no_zero_fill>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Default, Bug::no_second_barrier>(tut::GemmArgs const&, cudaStream_t);  //~bug
+template void launch_vector_or_scalar<Default, Bug::no_zero_fill>(tut::GemmArgs const&, cudaStream_t);  //~bug
 
 // The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.
 template void launch_vector_or_scalar<Default, Bug::none>(tut::GemmArgs const&, cudaStream_t);

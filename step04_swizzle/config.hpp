@@ -104,8 +104,10 @@ using SmemLayout = std::conditional_t<K == SmemKind::swizzled, SmemSwizzled<BLK_
 /// what each breaks and which check catches it.
 enum class Bug : int {
   none = 0,                ///< the kernel as written
+  //~bug{
   no_first_barrier = 1,    ///< the barrier after the copy removed: the math reads a half-written k-tile
   swizzle_off_by_one = 2,  ///< Swizzle<2,2,S> instead of <3,2,S>: right sums, half the store conflicts back
+  //~bug}
 };
 
 //! [config]

@@ -153,7 +153,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     copy(tBrB, tBsB);
     // Barrier 1 (read after write): sA and sB were written by all threads, and each thread is about to
     // read values other threads wrote. Without it a fast warp would read a half-written k-tile.
-    if constexpr (BUG != Bug::no_first_barrier)            // --bug no_first_barrier deletes this barrier
+    if constexpr (BUG != Bug::no_first_barrier)            //~bug no_first_barrier deletes this barrier
       __syncthreads();
 
     CUTE_UNROLL

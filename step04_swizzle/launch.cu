@@ -21,7 +21,7 @@ void launch_config(tut::GemmArgs const& args, cudaStream_t stream) {
   dim3 block(size(mma));                                    // THR_M x THR_N threads
   dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per BLK_M x BLK_N tile of C
             ceil_div(N, size<1>(cta_tiler)));
-  // --bug swizzle_off_by_one: sA and sB swizzled with B = 2 instead of 3 (config.hpp).
+  //~bug swizzle_off_by_one: sA and sB swizzled with B = 2 instead of 3 (config.hpp).
   constexpr bool off_by_one = BUG == Bug::swizzle_off_by_one;
   using SmemLayoutA = std::conditional_t<off_by_one, SmemSwizzled<decltype(size<0>(cta_tiler))::value, decltype(size<2>(cta_tiler))::value, 2>,
                                          typename Cfg::SmemLayoutA>;
@@ -56,7 +56,7 @@ template void launch_vector_or_scalar<Unswizzled, Bug::none>(tut::GemmArgs const
 template void launch_vector_or_scalar<KMajor, Bug::none>(tut::GemmArgs const&, cudaStream_t);
 
 // The bugs --bug plants (config.hpp), into the default configuration.
-template void launch_vector_or_scalar<Default, Bug::no_first_barrier>(tut::GemmArgs const&, cudaStream_t);
-template void launch_vector_or_scalar<Default, Bug::swizzle_off_by_one>(tut::GemmArgs const&, cudaStream_t);
+template void launch_vector_or_scalar<Default, Bug::no_first_barrier>(tut::GemmArgs const&, cudaStream_t);  //~bug
+template void launch_vector_or_scalar<Default, Bug::swizzle_off_by_one>(tut::GemmArgs const&, cudaStream_t);  //~bug
 
 }  // namespace step04

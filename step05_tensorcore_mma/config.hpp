@@ -73,8 +73,10 @@ inline std::vector<std::pair<int, int>> register_halves(int values) {
 /// breaks and which check catches it.
 enum class Bug : int {
   none = 0,  ///< the kernel as written
+  //~bug{
   swapped_block_index = 1,  ///< the CTA's tile taken as (blockIdx.y, blockIdx.x): x is not always m
   last_k_tile_dropped = 2,  ///< the k loop stops one k-tile early: an off-by-one
+  //~bug}
 };
 
 //! [config]

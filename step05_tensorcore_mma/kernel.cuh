@@ -51,8 +51,8 @@ void gemm_kernel(CtaTiler cta_tiler,
 
   // This CTA's tiles. local_tile = proj (drop the mode the operand lacks) + tile + coord.
   auto cta_coord = make_coord(blockIdx.x, blockIdx.y, _);   // (m,n,:)
-  if constexpr (BUG == Bug::swapped_block_index)           // --bug swapped_block_index: y taken for m
-    cta_coord = make_coord(blockIdx.y, blockIdx.x, _);
+  if constexpr (BUG == Bug::swapped_block_index)           //~bug swapped_block_index: y taken for m
+    cta_coord = make_coord(blockIdx.y, blockIdx.x, _);     //~bug
   Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});  // (BLK_M,BLK_K,k)
   Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});  // (BLK_N,BLK_K,k)
   Tensor gC = local_tile(mC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N)
@@ -92,8 +92,8 @@ void gemm_kernel(CtaTiler cta_tiler,
   // inside the instruction.
   auto K_TILE_MAX = size<3>(tCgA);                          // K/BLK_K
   for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
-    if constexpr (BUG == Bug::last_k_tile_dropped)         // --bug last_k_tile_dropped: one k-tile short
-      if (k_tile == K_TILE_MAX - 1) break;
+    if constexpr (BUG == Bug::last_k_tile_dropped)         //~bug last_k_tile_dropped: one k-tile short
+      if (k_tile == K_TILE_MAX - 1) break;                 //~bug
     copy(tCgA(_,_,_,k_tile), tCrA);                         // gmem -> rmem, this thread's A values
     copy(tCgB(_,_,_,k_tile), tCrB);                         // gmem -> rmem, this thread's B values
     gemm(mma, tCrA, tCrB, tCrC);                            // MMA_M x MMA_N x MMA_K mma.sync per warp

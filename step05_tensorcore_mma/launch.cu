@@ -30,7 +30,7 @@ template void launch<OneAtom, Bug::none>(tut::GemmArgs const&, cudaStream_t);
 template void launch<Warps2x2, Bug::none>(tut::GemmArgs const&, cudaStream_t);
 
 // The bugs --bug plants (config.hpp), into the default configuration.
-template void launch<OneAtom, Bug::swapped_block_index>(tut::GemmArgs const&, cudaStream_t);
-template void launch<OneAtom, Bug::last_k_tile_dropped>(tut::GemmArgs const&, cudaStream_t);
+template void launch<OneAtom, Bug::swapped_block_index>(tut::GemmArgs const&, cudaStream_t);  //~bug
+template void launch<OneAtom, Bug::last_k_tile_dropped>(tut::GemmArgs const&, cudaStream_t);  //~bug
 
 }  // namespace step05

@@ -95,8 +95,10 @@ struct SharedStorage {
 /// what each breaks and which check catches it.
 enum class Bug : int {
   none = 0,  ///< the kernel as written
+  //~bug{
   no_zero_fill = 1,      ///< plain cp.async: a masked chunk is skipped, and smem keeps the last k-tile's values
   no_epilogue_mask = 2,  ///< the epilogue stores every entry of the tile, inside C or not
+  //~bug}
 };
 
 //! [config]

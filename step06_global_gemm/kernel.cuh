@@ -179,9 +179,9 @@ void gemm_kernel(CtaTiler cta_tiler,
   // ---- Epilogue -------------------------------------------------------------------------------------
   // Store::owners (tests only): each thread stores its own id instead, through the same partition.
   if (store == tut::Store::owners) tut::fill_owner_id(tCrC);
-  if constexpr (BUG == Bug::no_epilogue_mask)              // --bug no_epilogue_mask: no mask
-    copy(tCrC, tCgC);
-  else
+  if constexpr (BUG == Bug::no_epilogue_mask)              //~bug no_epilogue_mask: no mask
+    copy(tCrC, tCgC);                                      //~bug
+  else                                                     //~bug
     copy_if(tCpC, tCrC, tCgC);                              // rmem -> gmem, the entries inside C
   //! [epilogue]
 }

@@ -26,7 +26,7 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   dim3 block(size(mma));                                    // 32 threads per warp of the TiledMMA
   dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per BLK_M x BLK_N tile of C
             ceil_div(N, size<1>(cta_tiler)));
-  // --bug no_zero_fill: the plain cp.async, which skips a masked chunk instead of writing zeros.
+  //~bug no_zero_fill: the plain cp.async, which skips a masked chunk instead of writing zeros.
   using Plain = decltype(make_tiled_copy_cp_async<decltype(size<2>(typename Cfg::CtaTiler{}))::value, Cfg::kThreads,
                                                   SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>>());
   using TiledCopyA = std::conditional_t<BUG == Bug::no_zero_fill, Plain, typename Cfg::TiledCopyA>;
@@ -45,7 +45,7 @@ template void launch<Default, Bug::none>(tut::GemmArgs const&, cudaStream_t);
 template void launch<Unswizzled, Bug::none>(tut::GemmArgs const&, cudaStream_t);
 
 // The bugs --bug plants (config.hpp), into the default configuration.
-template void launch<Default, Bug::no_zero_fill>(tut::GemmArgs const&, cudaStream_t);
-template void launch<Default, Bug::no_epilogue_mask>(tut::GemmArgs const&, cudaStream_t);
+template void launch<Default, Bug::no_zero_fill>(tut::GemmArgs const&, cudaStream_t);  //~bug
+template void launch<Default, Bug::no_epilogue_mask>(tut::GemmArgs const&, cudaStream_t);  //~bug
 
 }  // namespace step06

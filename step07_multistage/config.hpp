@@ -145,8 +145,10 @@ CUTE_HOST_DEVICE constexpr int groups_in_flight() {
 /// breaks and which check catches it.
 enum class Bug : int {
   none = 0,  ///< the kernel as written
+  //~bug{
   wait_one_too_few = 1,     ///< cp_async_wait<STAGES-1> in the mainloop: the next k-tile may not have landed
   no_epilogue_barrier = 2,  ///< the barrier between the C tile's smem stores and its 128-bit reads removed
+  //~bug}
 };
 
 //! [config]

@@ -158,9 +158,11 @@ CUTE_HOST_DEVICE constexpr int groups_in_flight() {
 /// breaks and which check catches it.
 enum class Bug : int {
   none = 0,  ///< the kernel as written
+  //~bug{
   no_proxy_fence = 1,       ///< the fence between cp.async's writes and wgmma's reads of a stage removed
   copies_one_too_far = 2,   ///< cp.async STAGES-1 k-tiles ahead, as in step 07: into the stage a wgmma still reads
   no_epilogue_barrier = 3,  ///< the barrier between the C tile's smem stores and its 128-bit reads removed
+  //~bug}
 };
 
 //! [config]

@@ -3,6 +3,8 @@
 /// of STAGES smem k-tiles filled, now in GMMA's swizzle atom; wgmma multiplies them straight from smem,
 /// one batch per k-tile, one batch left running; the accumulators leave through smem as in step 07.
 /// Built for sm_90a only.
+/// In CUTLASS: the atoms are CuTe's (`SM90_64x256x16_F32F16F16_SS`, `GMMA::Layout_K_SW128_Atom`);
+/// CUTLASS's cp.async mainloop for wgmma, `MainloopSm90CpAsyncGmmaWarpSpecialized`, adds step 10's roles.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -19,22 +21,37 @@ using namespace cute;
 
 /// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA, on warpgroup tensor cores (wgmma), through a
 /// STAGES-deep cp.async pipeline. Any M, N >= 1: elements outside the problem are zero-filled on load and skipped on store.
-/// K must be a multiple of 8 and A, B 16-byte aligned (the launcher checks). \p vector_c: C's rows start
+/// K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
+/// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
+/// only the run knows (tut::CpAsyncParams): A, B and C and their layouts, and p.c_aligned: C's rows start
 /// 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it
 /// stores the same partition one float at a time.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
-template <Bug BUG, class CtaTiler,
-          class TA, class ALayout, class SmemLayoutA, class TiledCopyA,
-          class TB, class BLayout, class SmemLayoutB, class TiledCopyB,
-          class TC, class CLayout, class SmemLayoutC, class TiledCopyC,
-          class TiledMma>
-__global__ static __launch_bounds__(decltype(size(TiledMma{}))::value, 1)
-void gemm_kernel(CtaTiler cta_tiler,
-                 TA const* A, ALayout layout_a, SmemLayoutA sA_layout, TiledCopyA copy_a,
-                 TB const* B, BLayout layout_b, SmemLayoutB sB_layout, TiledCopyB copy_b,
-                 TC* C, CLayout layout_c, SmemLayoutC sC_layout, TiledCopyC copy_c, bool vector_c,
-                 TiledMma mma, tut::Store store)
+template <Bug BUG, class Cfg, class Params>
+__global__ static __launch_bounds__(Cfg::kThreads, 1)
+void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
 {
+  //! [params]
+  // ---- The configuration and the run ---------------------------------------------------------------
+  // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
+  // (tut::CpAsyncParams, made by the launch). Here they take the names the kernel uses.
+  using TiledMma = typename Cfg::TiledMma;                  // the warpgroups' wgmma
+  using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutC = typename Cfg::SmemLayoutC;            // (BLK_M,BLK_N) -> smem_idx
+  typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
+  TiledMma mma;
+  SmemLayoutA sA_layout;
+  SmemLayoutB sB_layout;
+  SmemLayoutC sC_layout;
+  typename Cfg::TiledCopyA copy_a;                          // gmem -> smem: cp.async, 16 bytes a copy
+  typename Cfg::TiledCopyB copy_b;
+  typename Cfg::TiledCopyC copy_c;                          // smem -> gmem: 16 bytes a store, whole rows
+  auto const layout_a = p.layout_a;                         // (M,K) -> idx
+  auto const layout_b = p.layout_b;                         // (N,K) -> idx
+  auto const layout_c = p.layout_c;                         // (M,N) -> idx
+  //! [params]
+
   //! [preconditions]
   // ---- Preconditions --------------------------------------------------------------------------------
   CUTE_STATIC_ASSERT_V(rank(cta_tiler) == Int<3>{});        // (BLK_M,BLK_N,BLK_K)
@@ -61,9 +78,9 @@ void gemm_kernel(CtaTiler cta_tiler,
 
   //! [tiles]
   // ---- Full and tiled tensors -----------------------------------------------------------------------
-  Tensor mA = make_tensor(make_gmem_ptr(A), layout_a);      // (M,K)
-  Tensor mB = make_tensor(make_gmem_ptr(B), layout_b);      // (N,K)
-  Tensor mC = make_tensor(make_gmem_ptr(C), layout_c);      // (M,N)
+  Tensor mA = make_tensor(make_gmem_ptr(p.A), layout_a);    // (M,K)
+  Tensor mB = make_tensor(make_gmem_ptr(p.B), layout_b);    // (N,K)
+  Tensor mC = make_tensor(make_gmem_ptr(p.C), layout_c);    // (M,N)
 
   // This CTA's tiles. local_tile = proj (drop the mode the operand lacks) + tile + coord.
   auto cta_coord = make_coord(blockIdx.x, blockIdx.y, _);   // (m,n,:)
@@ -77,7 +94,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage) and
   // lifts the 48 KB default limit.
   extern __shared__ char shared_memory[];
-  using Smem = SharedStorage<TA, TB, TC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
+  using Smem = typename Cfg::Smem;
   Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
   Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
@@ -119,8 +136,10 @@ void gemm_kernel(CtaTiler cta_tiler,
   // below count groups, so every iteration must commit exactly one.
   auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
   constexpr int STAGES = size<2>(SmemLayoutA{});
-  constexpr int AHEAD = BUG == Bug::copies_one_too_far ? STAGES - 1       // --bug copies_one_too_far: step 07's
-                                                       : copies_ahead<STAGES>();  // STAGES-2: one batch still reads
+  constexpr int AHEAD = [] {
+    if constexpr (BUG == Bug::copies_one_too_far) return STAGES - 1;  //~bug copies_one_too_far: step 07's
+    return copies_ahead<STAGES>();                          // STAGES-2: one batch still reads
+  }();
   int k_tile_next = 0;                                      // the next k-tile to copy
   CUTE_UNROLL
   for (int stage = 0; stage < AHEAD; ++stage) {
@@ -166,7 +185,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     cp_async_wait<AHEAD - 1>();                             // this thread's chunks of k_tile have landed
     // cp.async wrote the stage through the generic proxy; wgmma reads smem through the async proxy.
     // This fence orders the two, so that wgmma sees the bytes the thread's cp.asyncs wrote.
-    if constexpr (BUG != Bug::no_proxy_fence)              // --bug no_proxy_fence deletes this fence
+    if constexpr (BUG != Bug::no_proxy_fence)              //~bug no_proxy_fence deletes this fence
       cutlass::arch::fence_view_async_shared();
     __syncthreads();                                        // every thread's chunks; every older batch done
     // gmem -> smem, AHEAD k-tiles ahead of the math.
@@ -200,12 +219,12 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);  // (BLK_M,BLK_N)
   Tensor tCsC = thr_mma.partition_C(sC);                    // (MMA,MMA_M,MMA_N)
   // Store::owners (tests only): each thread stores its own id instead, through the same partition.
-  if (store == tut::Store::owners) tut::fill_owner_id(tCrC);
+  if (p.store == tut::Store::owners) tut::fill_owner_id(tCrC);
   // copy_aligned, as step06's loads: each thread's (v0,v1) pair is two adjacent floats in sC (the
   // swizzle moves 16-byte chunks whole), so CuTe may store it as one 64-bit word. Plain copy() leaves
   // that to the compiler, which did it for some pairs only: 32-bit stores of a pair conflict 2-way.
   copy_aligned(tCrC, tCsC);                                 // registers -> smem, the MMA's partition
-  if constexpr (BUG != Bug::no_epilogue_barrier)           // --bug no_epilogue_barrier deletes this barrier
+  if constexpr (BUG != Bug::no_epilogue_barrier)           //~bug no_epilogue_barrier deletes this barrier
     __syncthreads();                                        // the whole C tile is in smem
 
   // Out through the epilogue's own partition: each thread moves 16-byte chunks of whole rows.
@@ -216,7 +235,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor cC = local_tile(mcC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N) -> (m,n)
   Tensor tDpC = tut::make_mask(thr_copy_c.partition_D(cC), shape(mC));  // (CPY,CPY_M,CPY_N) -> m<M && n<N
   CUTE_STATIC_ASSERT_V(size<0>(tDsC) == Int<4>{});          // CPY: 4 floats, 16 bytes
-  if (vector_c) {
+  if (p.c_aligned) {
     // N % 4 == 0: a chunk starts at n % 4 == 0, so its first float inside means all 4 are.
     copy_if(copy_c, tDpC, tDsC, tDgC);                      // smem -> gmem, 128 bits per chunk inside C
   } else {

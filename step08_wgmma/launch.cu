@@ -1,65 +1,27 @@
-// Step 08's one CUDA translation unit: instantiate and launch the kernel.
-// Compiled for sm_90a only (wgmma exists nowhere else): see the top CMakeLists.txt.
-#include <cstdint>
-#include <string>
+// Step 08's one CUDA translation unit: its kernel, compiled for the configurations it runs and the
+// bugs --bug plants. Built for sm_90a only (wgmma exists nowhere else): see the top CMakeLists.txt.
+#include <type_traits>
 
 #include "config.hpp"
 #include "kernel.cuh"
 #include "step08_wgmma.hpp"
-#include "tut/cuda_check.hpp"
-#include "tut/status.hpp"
+#include "tut/launch.cuh"
 
 namespace step08 {
 
 //! [launch]
-// One launch of the kernel built from Cfg. K must be a multiple of 8 and A, B 16-byte aligned: the
-// harness and the benchmark only pass such problems (multiple_of) and cudaMalloc'd pointers, and a
-// caller that does not gets an error instead of a misaligned cp.async.
+// One launch of the kernel built from Cfg: tut::launch_cp_async checks the problem, packs the kernel's
+// Params and launches it; the lambda names the kernel for them.
 template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream) {
-  int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
-  auto aligned = [](void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  if (K % kChunk != 0 || !aligned(args.A) || !aligned(args.B))
-    throw tut::UsageError("step08_wgmma: cp.async needs K a multiple of " + std::to_string(kChunk) +
-                          " and 16-byte aligned A and B (got K=" + std::to_string(K) + ")");
-  // 128-bit stores of C need every row to start 16-byte aligned.
-  bool const vector_c = N % kChunkC == 0 && aligned(args.C);
-  typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
-  typename Cfg::TiledMma mma;
-
-  auto kernel = gemm_kernel<BUG, typename Cfg::CtaTiler,
-                            ElementAB, decltype(make_layout_A(M, K)), typename Cfg::SmemLayoutA,
-                            typename Cfg::TiledCopyA,
-                            ElementAB, decltype(make_layout_B(N, K)), typename Cfg::SmemLayoutB,
-                            typename Cfg::TiledCopyB,
-                            ElementC, decltype(make_layout_C(M, N)), typename Cfg::SmemLayoutC,
-                            typename Cfg::TiledCopyC, typename Cfg::TiledMma>;
-  // Above 48 KB, dynamic shared memory must be asked for, once per kernel: the first launch of each Cfg
-  // does it (a function-local static), not every launch the benchmark times.
-  static cudaError_t const smem_opt_in =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
-  TUT_CUDA_CHECK(smem_opt_in);
-
-  dim3 block(size(mma));                                    // 128 threads per warpgroup of the TiledMMA
-  dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per BLK_M x BLK_N tile of C
-            ceil_div(N, size<1>(cta_tiler)));
-  kernel<<<grid, block, Cfg::kSmemBytes, stream>>>(         // dynamic smem: one Cfg::Smem
-      cta_tiler,
-      static_cast<ElementAB const*>(args.A), make_layout_A(M, K), typename Cfg::SmemLayoutA{},
-      typename Cfg::TiledCopyA{},
-      static_cast<ElementAB const*>(args.B), make_layout_B(N, K), typename Cfg::SmemLayoutB{},
-      typename Cfg::TiledCopyB{},
-      args.C, make_layout_C(M, N), typename Cfg::SmemLayoutC{}, typename Cfg::TiledCopyC{}, vector_c,
-      mma, args.store);
+  tut::launch_cp_async<Cfg>(args, stream, make_layout_A, make_layout_B, make_layout_C,
+                            [](auto const& params) { return &gemm_kernel<BUG, Cfg, std::decay_t<decltype(params)>>; });
 }
 //! [launch]
 
-// The configurations the benchmark compares (Variants, config.hpp): compiled here, once each.
 template void launch<Default, Bug::none>(tut::GemmArgs const&, cudaStream_t);
-
-// The bugs --bug plants (config.hpp), into the default configuration.
-template void launch<Default, Bug::no_proxy_fence>(tut::GemmArgs const&, cudaStream_t);
-template void launch<Default, Bug::copies_one_too_far>(tut::GemmArgs const&, cudaStream_t);
-template void launch<Default, Bug::no_epilogue_barrier>(tut::GemmArgs const&, cudaStream_t);
+template void launch<Default, Bug::no_proxy_fence>(tut::GemmArgs const&, cudaStream_t);  //~bug
+template void launch<Default, Bug::copies_one_too_far>(tut::GemmArgs const&, cudaStream_t);  //~bug
+template void launch<Default, Bug::no_epilogue_barrier>(tut::GemmArgs const&, cudaStream_t);  //~bug
 
 }  // namespace step08

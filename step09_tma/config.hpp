@@ -148,9 +148,11 @@ struct PipeState {
 /// breaks and which check catches it.
 enum class Bug : int {
   none = 0,  ///< the kernel as written
+  //~bug{
   full_parity_flipped = 1,  ///< the math waits on full[stage] for the other parity: it passes before the bytes land
   tx_bytes_as_floats = 2,   ///< the barrier expects the stage's bytes counted in floats: twice what the TMA delivers
   no_epilogue_barrier = 3,  ///< the barrier between the C tile's smem stores and its 128-bit reads removed
+  //~bug}
 };
 
 //! [config]

@@ -2,6 +2,7 @@
 /// \brief Step 09's kernel: step 08's pipeline with the copies moved to the TMA unit. One thread has the
 /// TMA unit copy whole k-tiles into the ring of GMMA-swizzled stages; an mbarrier per stage completes
 /// when the bytes land, and everyone waits on it; wgmma multiplies as in step 08. Built for sm_90a only.
+/// In CUTLASS: `MainloopSm90TmaGmma` with the `KernelTma` schedule (collective/sm90_mma_tma_gmma_ss.hpp).
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -18,22 +19,37 @@ using namespace cute;
 
 /// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA, on warpgroup tensor cores (wgmma), through a
 /// STAGES-deep TMA pipeline. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
-/// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launcher checks). \p vector_c: C's rows start
-/// 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it
-/// stores the same partition one float at a time.
+/// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
+/// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
+/// only the run knows (tut::TmaParams): the problem's layouts, A's and B's TMA descriptors, C, and p.c_aligned: C's rows
+/// start 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time;
+/// otherwise it stores the same partition one float at a time.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
-template <Bug BUG, class CtaTiler,
-          class TA, class ALayout, class SmemLayoutA, class TmaA,
-          class TB, class BLayout, class SmemLayoutB, class TmaB,
-          class TC, class CLayout, class SmemLayoutC, class TiledCopyC,
-          class TiledMma>
-__global__ static __launch_bounds__(decltype(size(TiledMma{}))::value, 1)
-void gemm_kernel(CtaTiler cta_tiler,
-                 ALayout layout_a, SmemLayoutA sA_layout, CUTE_GRID_CONSTANT TmaA const tma_a,
-                 BLayout layout_b, SmemLayoutB sB_layout, CUTE_GRID_CONSTANT TmaB const tma_b,
-                 TC* C, CLayout layout_c, SmemLayoutC sC_layout, TiledCopyC copy_c, bool vector_c,
-                 TiledMma mma, tut::Store store)
+template <Bug BUG, class Cfg, class Params>
+__global__ static __launch_bounds__(Cfg::kThreads, 1)
+void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
 {
+  //! [params]
+  // ---- The configuration and the run ---------------------------------------------------------------
+  // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
+  // (tut::TmaParams, made by the launch). Here they take the names the kernel uses.
+  using TiledMma = typename Cfg::TiledMma;                  // the warpgroups' wgmma
+  using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutC = typename Cfg::SmemLayoutC;            // (BLK_M,BLK_N) -> smem_idx
+  typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
+  TiledMma mma;
+  SmemLayoutA sA_layout;
+  SmemLayoutB sB_layout;
+  SmemLayoutC sC_layout;
+  typename Cfg::TiledCopyC copy_c;                          // smem -> gmem: 16 bytes a store, whole rows
+  auto const layout_a = p.layout_a;                         // (M,K) -> idx
+  auto const layout_b = p.layout_b;                         // (N,K) -> idx
+  auto const layout_c = p.layout_c;                         // (M,N) -> idx
+  auto const& tma_a = p.tma_a;                              // the TMA descriptors, in the kernel's parameters
+  auto const& tma_b = p.tma_b;
+  //! [params]
+
   //! [preconditions]
   // ---- Preconditions --------------------------------------------------------------------------------
   CUTE_STATIC_ASSERT_V(rank(cta_tiler) == Int<3>{});        // (BLK_M,BLK_N,BLK_K)
@@ -65,7 +81,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // and the unit works out the addresses (and which elements lie outside A).
   Tensor mA = tma_a.get_tma_tensor(shape(layout_a));        // (M,K) -> (m,k)
   Tensor mB = tma_b.get_tma_tensor(shape(layout_b));        // (N,K) -> (n,k)
-  Tensor mC = make_tensor(make_gmem_ptr(C), layout_c);      // (M,N)
+  Tensor mC = make_tensor(make_gmem_ptr(p.C), layout_c);    // (M,N)
 
   // This CTA's tiles. local_tile = proj (drop the mode the operand lacks) + tile + coord.
   auto cta_coord = make_coord(blockIdx.x, blockIdx.y, _);   // (m,n,:)
@@ -79,7 +95,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage) and
   // lifts the 48 KB default limit.
   extern __shared__ char shared_memory[];
-  using Smem = SharedStorage<TA, TB, TC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
+  using Smem = typename Cfg::Smem;
   Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
   Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
@@ -117,9 +133,9 @@ void gemm_kernel(CtaTiler cta_tiler,
   // One thread issues a k-tile's copies: tell the stage's barrier how many bytes to expect (this is also
   // the thread's arrival), then have the TMA unit copy both boxes, each completing its bytes on it.
   auto tma_load = [&](int k_tile, int stage) {
-    if constexpr (BUG == Bug::tx_bytes_as_floats)          // --bug tx_bytes_as_floats: 4-byte elements
-      set_barrier_transaction_bytes(smem.full[stage], kTmaBytes / sizeof(TA) * sizeof(TC));
-    else
+    if constexpr (BUG == Bug::tx_bytes_as_floats)          //~bug tx_bytes_as_floats: 4-byte elements
+      set_barrier_transaction_bytes(smem.full[stage], kTmaBytes / sizeof(ElementAB) * sizeof(ElementC));  //~bug
+    else                                                   //~bug
       set_barrier_transaction_bytes(smem.full[stage], kTmaBytes);
     copy(tma_a.with(smem.full[stage]), tAgA(_,_,_,k_tile), tAsA(_,_,_,stage));
     copy(tma_b.with(smem.full[stage]), tBgB(_,_,_,k_tile), tBsB(_,_,_,stage));
@@ -175,9 +191,9 @@ void gemm_kernel(CtaTiler cta_tiler,
     if (threadIdx.x == 0 && k_tile_next < K_TILE_MAX) tma_load(k_tile_next, pipe.write);
     ++k_tile_next;
     pipe.advance_write();
-    if constexpr (BUG == Bug::full_parity_flipped)         // --bug full_parity_flipped: the other parity
-      wait_barrier(smem.full[pipe.read], pipe.read_phase ^ 1u);
-    else
+    if constexpr (BUG == Bug::full_parity_flipped)         //~bug full_parity_flipped: the other parity
+      wait_barrier(smem.full[pipe.read], pipe.read_phase ^ 1u);  //~bug
+    else                                                   //~bug
       wait_barrier(smem.full[pipe.read], pipe.read_phase);  // k-tile k_tile's bytes have landed
     // The math on k-tile k_tile, while the copies above are in flight: MMA_K wgmmas (16 k each), issued
     // by the whole warpgroup, asynchronous until waited for.
@@ -201,12 +217,12 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);  // (BLK_M,BLK_N)
   Tensor tCsC = thr_mma.partition_C(sC);                    // (MMA,MMA_M,MMA_N)
   // Store::owners (tests only): each thread stores its own id instead, through the same partition.
-  if (store == tut::Store::owners) tut::fill_owner_id(tCrC);
+  if (p.store == tut::Store::owners) tut::fill_owner_id(tCrC);
   // copy_aligned, as step06's loads: each thread's (v0,v1) pair is two adjacent floats in sC (the
   // swizzle moves 16-byte chunks whole), so CuTe may store it as one 64-bit word. Plain copy() leaves
   // that to the compiler, which did it for some pairs only: 32-bit stores of a pair conflict 2-way.
   copy_aligned(tCrC, tCsC);                                 // registers -> smem, the MMA's partition
-  if constexpr (BUG != Bug::no_epilogue_barrier)           // --bug no_epilogue_barrier deletes this barrier
+  if constexpr (BUG != Bug::no_epilogue_barrier)           //~bug no_epilogue_barrier deletes this barrier
     __syncthreads();                                        // the whole C tile is in smem
 
   // Out through the epilogue's own partition: each thread moves 16-byte chunks of whole rows.
@@ -217,7 +233,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor cC = local_tile(mcC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N) -> (m,n)
   Tensor tDpC = tut::make_mask(thr_copy_c.partition_D(cC), shape(mC));  // (CPY,CPY_M,CPY_N) -> m<M && n<N
   CUTE_STATIC_ASSERT_V(size<0>(tDsC) == Int<4>{});          // CPY: 4 floats, 16 bytes
-  if (vector_c) {
+  if (p.c_aligned) {
     // N % 4 == 0: a chunk starts at n % 4 == 0, so its first float inside means all 4 are.
     copy_if(copy_c, tDpC, tDsC, tDgC);                      // smem -> gmem, 128 bits per chunk inside C
   } else {

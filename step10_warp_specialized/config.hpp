@@ -118,9 +118,10 @@ struct SharedStorage {
 inline constexpr int kWgmmaInFlight = 1;
 
 /// \brief Where one side of the pipeline is in the ring: the stage it works on next and that stage's
-/// phase. An mbarrier counts its phases; `wait_barrier(bar, p)` returns once the phase of parity p has
-/// completed. Every lap of the ring flips the parity each side waits for, so the same two barriers per
-/// stage serve every k-tile. The kernel advances these, and the printout replays them.
+/// phase (CUTLASS's `cutlass::PipelineState`: its index and phase). An mbarrier counts its phases;
+/// `wait_barrier(bar, p)` returns once the phase of parity p has completed. Every lap of the ring flips
+/// the parity each side waits for, so the same two barriers per stage serve every k-tile. The kernel
+/// advances these, and the printout replays them.
 template <int STAGES>
 struct RingState {
   int index = 0;           ///< the stage
@@ -145,8 +146,10 @@ struct RingState {
 /// breaks and which check catches it.
 enum class Bug : int {
   none = 0,  ///< the kernel as written
+  //~bug{
   producer_parity = 1,    ///< the producer waits on the empty barrier for the consumers' parity: a deadlock
   no_warpgroup_wait = 2,  ///< warpgroup_wait<1> removed: a stage is released while its wgmmas may still read it
+  //~bug}
 };
 
 //! [config]

@@ -2,6 +2,8 @@
 /// \brief Step 10's kernel: step 09's pipeline with roles. One producer warpgroup has the TMA unit copy
 /// whole k-tiles into the ring of GMMA-swizzled stages; consumer warpgroups multiply them with wgmma and
 /// store C. Two mbarriers per stage hand each stage back and forth. Built for sm_90a only.
+/// In CUTLASS: `MainloopSm90TmaGmmaWarpSpecialized` with the `KernelTmaWarpSpecialized` schedule; the
+/// full and empty barriers are `cutlass::PipelineTmaAsync`'s, and RingState is `cutlass::PipelineState`.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -20,23 +22,38 @@ using namespace cute;
 /// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA: a producer warpgroup (the last) loads k-tiles with
 /// TMA into a STAGES-deep smem ring; the consumer warpgroups (threads 0..size(mma)-1) multiply them with
 /// wgmma and store C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
-/// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launcher checks). \p vector_c: C's rows start
-/// 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it
-/// stores the same partition one float at a time.
-/// \p schedule says which tile each CTA computes (a 1-D grid: CTA i computes the raster order's tile i).
+/// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
+/// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
+/// only the run knows (tut::TmaParams): the problem's layouts, A's and B's TMA descriptors, the schedule
+/// (a 1-D grid: CTA i computes the raster order's tile i), C, and p.c_aligned: C's rows start 16-byte
+/// aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time;
+/// otherwise it stores the same partition one float at a time.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
-template <Bug BUG, class CtaTiler,
-          class TA, class ALayout, class SmemLayoutA, class TmaA,
-          class TB, class BLayout, class SmemLayoutB, class TmaB,
-          class TC, class CLayout, class SmemLayoutC, class TiledCopyC,
-          class TiledMma, int PRODUCER_REGS, int CONSUMER_REGS>
-__global__ static __launch_bounds__(decltype(size(TiledMma{}))::value + kWarpgroupThreads, 1)
-void gemm_kernel(CtaTiler cta_tiler,
-                 ALayout layout_a, SmemLayoutA sA_layout, CUTE_GRID_CONSTANT TmaA const tma_a,
-                 BLayout layout_b, SmemLayoutB sB_layout, CUTE_GRID_CONSTANT TmaB const tma_b,
-                 TC* C, CLayout layout_c, SmemLayoutC sC_layout, TiledCopyC copy_c, bool vector_c,
-                 TiledMma mma, tut::Store store, tut::TileSchedule schedule)
+template <Bug BUG, class Cfg, class Params>
+__global__ static __launch_bounds__(Cfg::kThreads, 1)
+void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
 {
+  //! [params]
+  // ---- The configuration and the run ---------------------------------------------------------------
+  // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
+  // (tut::TmaParams, made by the launch). Here they take the names the kernel uses.
+  using TiledMma = typename Cfg::TiledMma;                  // the warpgroups' wgmma
+  using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutC = typename Cfg::SmemLayoutC;            // (BLK_M,BLK_N) -> smem_idx
+  typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
+  TiledMma mma;
+  SmemLayoutA sA_layout;
+  SmemLayoutB sB_layout;
+  SmemLayoutC sC_layout;
+  typename Cfg::TiledCopyC copy_c;                          // smem -> gmem: 16 bytes a store, whole rows
+  auto const layout_a = p.layout_a;                         // (M,K) -> idx
+  auto const layout_b = p.layout_b;                         // (N,K) -> idx
+  auto const layout_c = p.layout_c;                         // (M,N) -> idx
+  auto const& tma_a = p.tma_a;                              // the TMA descriptors, in the kernel's parameters
+  auto const& tma_b = p.tma_b;
+  //! [params]
+
   //! [preconditions]
   // ---- Preconditions --------------------------------------------------------------------------------
   CUTE_STATIC_ASSERT_V(rank(cta_tiler) == Int<3>{});        // (BLK_M,BLK_N,BLK_K)
@@ -68,12 +85,12 @@ void gemm_kernel(CtaTiler cta_tiler,
   // and the unit works out the addresses (and which elements lie outside A).
   Tensor mA = tma_a.get_tma_tensor(shape(layout_a));        // (M,K) -> (m,k)
   Tensor mB = tma_b.get_tma_tensor(shape(layout_b));        // (N,K) -> (n,k)
-  Tensor mC = make_tensor(make_gmem_ptr(C), layout_c);      // (M,N)
+  Tensor mC = make_tensor(make_gmem_ptr(p.C), layout_c);    // (M,N)
 
   // The grid is 1-D: CTA blockIdx.x computes the tile the schedule names (grouped for L2, config.hpp).
   int const tiles_m = ceil_div(size<0>(layout_c), size<0>(cta_tiler));  // ceil(M/BLK_M)
   int const tiles_n = ceil_div(size<1>(layout_c), size<1>(cta_tiler));  // ceil(N/BLK_N)
-  tut::TileCoord const tile = schedule.tile(int(blockIdx.x), 0, tiles_m, tiles_n);
+  tut::TileCoord const tile = p.schedule.tile(int(blockIdx.x), 0, tiles_m, tiles_n);
   auto cta_coord = make_coord(tile.m, tile.n, _);           // (m,n,:)
   Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});  // (BLK_M,BLK_K,k) -> (m,k)
   Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});  // (BLK_N,BLK_K,k) -> (n,k)
@@ -85,7 +102,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage) and
   // lifts the 48 KB default limit.
   extern __shared__ char shared_memory[];
-  using Smem = SharedStorage<TA, TB, TC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
+  using Smem = typename Cfg::Smem;
   Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
   Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
@@ -140,15 +157,15 @@ void gemm_kernel(CtaTiler cta_tiler,
   // TUTORIAL: for each k-tile: wait until its stage is empty; TMA the k-tile into it, completing on
   // full[stage]. The producer runs as far ahead as the ring lets it: STAGES k-tiles, with no prologue.
   if (warpgroup == CONSUMERS) {
-    cutlass::arch::warpgroup_reg_dealloc<PRODUCER_REGS>();  // give registers back to the consumers
+    cutlass::arch::warpgroup_reg_dealloc<Cfg::kProducerRegs>();  // give registers back to the consumers
     if (threadIdx.x == CONSUMERS * kWarpgroupThreads) {
       RingState<STAGES> write;                              // stage 0, parity 0
       for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
         // The first lap waits for parity 1: the phase "before" a fresh barrier, which counts as
         // complete, so all STAGES stages are filled at once. Later laps wait for the consumers' release.
-        if constexpr (BUG == Bug::producer_parity)         // --bug producer_parity: the consumers' parity
-          wait_barrier(smem.empty[write.index], write.consumer_parity());
-        else
+        if constexpr (BUG == Bug::producer_parity)         //~bug producer_parity: the consumers' parity
+          wait_barrier(smem.empty[write.index], write.consumer_parity());  //~bug
+        else                                               //~bug
           wait_barrier(smem.empty[write.index], write.producer_parity());
         tma_load(k_tile, write.index);
         write.advance();
@@ -156,7 +173,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     }
     return;                                                 // the producer's part is done
   }
-  cutlass::arch::warpgroup_reg_alloc<CONSUMER_REGS>();      // the consumers: room for the accumulators
+  cutlass::arch::warpgroup_reg_alloc<Cfg::kConsumerRegs>();  // the consumers: room for the accumulators
   //! [producer]
 
   //! [partition]
@@ -193,7 +210,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     warpgroup_arrive();                                     // the accumulators' registers are ready for wgmma
     gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_K wgmma.mma_async per warpgroup
     warpgroup_commit_batch();                               // close them into one batch
-    if constexpr (BUG != Bug::no_warpgroup_wait)           // --bug no_warpgroup_wait deletes this wait
+    if constexpr (BUG != Bug::no_warpgroup_wait)           //~bug no_warpgroup_wait deletes this wait
       warpgroup_wait<kWgmmaInFlight>();                     // all but the batch just issued are done
     warpgroup_fence_operand(tCrC);
     if (k_tile > 0) {
@@ -215,7 +232,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);  // (BLK_M,BLK_N)
   Tensor tCsC = thr_mma.partition_C(sC);                    // (MMA,MMA_M,MMA_N)
   // Store::owners (tests only): each thread stores its own id instead, through the same partition.
-  if (store == tut::Store::owners) tut::fill_owner_id(tCrC, 0, size(mma));
+  if (p.store == tut::Store::owners) tut::fill_owner_id(tCrC, 0, size(mma));
   // copy_aligned, as step06's loads: each thread's (v0,v1) pair is two adjacent floats in sC (the
   // swizzle moves 16-byte chunks whole), so CuTe may store it as one 64-bit word. Plain copy() leaves
   // that to the compiler, which did it for some pairs only: 32-bit stores of a pair conflict 2-way.
@@ -230,7 +247,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor cC = local_tile(mcC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N) -> (m,n)
   Tensor tDpC = tut::make_mask(thr_copy_c.partition_D(cC), shape(mC));  // (CPY,CPY_M,CPY_N) -> m<M && n<N
   CUTE_STATIC_ASSERT_V(size<0>(tDsC) == Int<4>{});          // CPY: 4 floats, 16 bytes
-  if (vector_c) {
+  if (p.c_aligned) {
     // N % 4 == 0: a chunk starts at n % 4 == 0, so its first float inside means all 4 are.
     copy_if(copy_c, tDpC, tDsC, tDgC);                      // smem -> gmem, 128 bits per chunk inside C
   } else {

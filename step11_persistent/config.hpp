@@ -125,19 +125,16 @@ struct SharedStorage {
 };
 //! [shared_storage]
 
-/// \brief What the launch passes for C's TMA descriptor when C's rows are not 16-byte aligned: nothing.
-/// The kernel then stores C without TMA.
-struct NoTmaStore {};
-
 //! [ring_state]
 /// \brief How many batches of wgmma each consumer warpgroup leaves running when it moves on to the next
 /// k-tile: one, as in steps 08 and 09. The stage of the batch before it is then free to release.
 inline constexpr int kWgmmaInFlight = 1;
 
 /// \brief Where one side of the pipeline is in the ring: the stage it works on next and that stage's
-/// phase. An mbarrier counts its phases; `wait_barrier(bar, p)` returns once the phase of parity p has
-/// completed. Every lap of the ring flips the parity each side waits for, so the same two barriers per
-/// stage serve every k-tile. The kernel advances these, and the printout replays them.
+/// phase (CUTLASS's `cutlass::PipelineState`: its index and phase). An mbarrier counts its phases;
+/// `wait_barrier(bar, p)` returns once the phase of parity p has completed. Every lap of the ring flips
+/// the parity each side waits for, so the same two barriers per stage serve every k-tile. The kernel
+/// advances these, and the printout replays them.
 template <int STAGES>
 struct RingState {
   int index = 0;           ///< the stage
@@ -162,9 +159,11 @@ struct RingState {
 /// breaks and which check catches it.
 enum class Bug : int {
   none = 0,  ///< the kernel as written
+  //~bug{
   last_stage_kept = 1,        ///< the consumers never release a tile's last stage: the ring runs dry, a deadlock
   same_tile_every_visit = 2,  ///< every visit of a CTA computes its first tile: the others are never written
   no_store_wait = 3,          ///< no wait for a buffer's last TMA store before the consumers write it again
+  //~bug}
 };
 
 //! [config]

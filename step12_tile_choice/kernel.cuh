@@ -4,6 +4,8 @@
 /// warpgroup's ring runs on from one tile into the next, and the consumers store each C tile in subtiles
 /// through smem with the TMA unit. What is new is which of its configurations runs: launch.cu picks the
 /// tile by problem size. Built for sm_90a only.
+/// In CUTLASS: the same `KernelTmaWarpSpecializedCooperative` kernel; a CUTLASS user picks the tile
+/// shape when instantiating it (the CollectiveBuilder's TileShape), as launch.cu picks a configuration.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -22,22 +24,39 @@ using namespace cute;
 /// \brief C = A·Bᵀ with BLK_M×BLK_N C tiles, several per CTA: a producer warpgroup (the last) loads k-tiles with
 /// TMA into a STAGES-deep smem ring; the consumer warpgroups (threads 0..size(mma)-1) multiply them with
 /// wgmma and store C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
-/// stores nothing outside C. K must be a multiple of 8 and A, B 16-byte aligned (the launcher checks). \p TMA_STORE: C's rows start
-/// 16-byte aligned (N a multiple of 4, C aligned), so \p tma_c describes C; otherwise (tma_c is a
-/// NoTmaStore) each thread stores its accumulators straight to C, masked.
-/// \p schedule says which tiles each CTA computes (persistent: CTA c takes c, c + gridDim.x, ...).
-template <bool TMA_STORE, class CtaTiler,
-          class TA, class ALayout, class SmemLayoutA, class TmaA,
-          class TB, class BLayout, class SmemLayoutB, class TmaB,
-          class TC, class CLayout, class SmemLayoutC, class TileOnBuffer, class TmaC,
-          class TiledMma, int PRODUCER_REGS, int CONSUMER_REGS>
-__global__ static __launch_bounds__(decltype(size(TiledMma{}))::value + kWarpgroupThreads, 1)
-void gemm_kernel(CtaTiler cta_tiler,
-                 ALayout layout_a, SmemLayoutA sA_layout, CUTE_GRID_CONSTANT TmaA const tma_a,
-                 BLayout layout_b, SmemLayoutB sB_layout, CUTE_GRID_CONSTANT TmaB const tma_b,
-                 TC* C, CLayout layout_c, SmemLayoutC sC_layout, TileOnBuffer c_on_buffer, CUTE_GRID_CONSTANT TmaC const tma_c,
-                 TiledMma mma, tut::Store store, tut::TileSchedule schedule)
+/// stores nothing outside C. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
+/// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
+/// only the run knows (tut::TmaParams): the problem's layouts, the TMA descriptors, C, the schedule
+/// (persistent: CTA c takes tiles c, c + gridDim.x, ...). Where C's rows start 16-byte aligned (N a
+/// multiple of 4, C aligned), p.tma_c describes C and the TMA unit stores it (Params::kTmaStore);
+/// otherwise (p.tma_c is a tut::NoTmaStore) each thread stores its accumulators straight to C, masked.
+template <class Cfg, class Params>
+__global__ static __launch_bounds__(Cfg::kThreads, 1)
+void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
 {
+  //! [params]
+  // ---- The configuration and the run ---------------------------------------------------------------
+  // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
+  // (tut::TmaParams, made by the launch). Here they take the names the kernel uses.
+  using TiledMma = typename Cfg::TiledMma;                  // the warpgroups' wgmma
+  using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutC = typename Cfg::SmemLayoutC;            // (BLK_M,EPI_N,BUFFERS) -> smem_idx
+  typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
+  TiledMma mma;
+  SmemLayoutA sA_layout;
+  SmemLayoutB sB_layout;
+  SmemLayoutC sC_layout;
+  typename Cfg::TileOnBuffer c_on_buffer;                   // (BLK_M,BLK_N) -> the subtiles on buffer 0
+  auto const layout_a = p.layout_a;                         // (M,K) -> idx
+  auto const layout_b = p.layout_b;                         // (N,K) -> idx
+  auto const layout_c = p.layout_c;                         // (M,N) -> idx
+  auto const& tma_a = p.tma_a;                              // the TMA descriptors, in the kernel's parameters
+  auto const& tma_b = p.tma_b;
+  auto const& tma_c = p.tma_c;                              // C's, or a NoTmaStore
+  constexpr bool TMA_STORE = Params::kTmaStore;             // the TMA unit stores C (C's rows are aligned)
+  //! [params]
+
   //! [preconditions]
   // ---- Preconditions --------------------------------------------------------------------------------
   CUTE_STATIC_ASSERT_V(rank(cta_tiler) == Int<3>{});        // (BLK_M,BLK_N,BLK_K)
@@ -50,7 +69,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   CUTE_STATIC_ASSERT_V(size<2>(cta_tiler) % tile_size<2>(mma) == Int<0>{});  // BLK_K % 16 == 0
   // A and B are K-major in gmem: TMA boxes of whole 128-byte rows along k.
   CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
-  // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C tile: (BLK_M,BLK_N), static.
+  // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C buffers: (BLK_M,EPI_N,BUFFERS), static.
   static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
   // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,32),(64,1),(1,4)),
   // config.hpp asserts it; product_each flattens that to (256,64,4).)
@@ -69,14 +88,14 @@ void gemm_kernel(CtaTiler cta_tiler,
   // and the unit works out the addresses (and which elements lie outside A).
   Tensor mA = tma_a.get_tma_tensor(shape(layout_a));        // (M,K) -> (m,k)
   Tensor mB = tma_b.get_tma_tensor(shape(layout_b));        // (N,K) -> (n,k)
-  Tensor mC = make_tensor(make_gmem_ptr(C), layout_c);      // (M,N)
+  Tensor mC = make_tensor(make_gmem_ptr(p.C), layout_c);    // (M,N)
 
   // The grid is 1-D and persistent: CTA blockIdx.x computes `visits` tiles, the schedule's (grouped for L2,
   // config.hpp). The tiled tensors keep a mode for every tile, (m,n), indexed per visit.
   int const tiles_m = ceil_div(size<0>(layout_c), size<0>(cta_tiler));  // ceil(M/BLK_M)
   int const tiles_n = ceil_div(size<1>(layout_c), size<1>(cta_tiler));  // ceil(N/BLK_N)
-  int const visits = schedule.visits(int(blockIdx.x), tiles_m, tiles_n);
-  auto tile_of = [&](int visit) { return schedule.tile(int(blockIdx.x), visit, tiles_m, tiles_n); };
+  int const visits = p.schedule.visits(int(blockIdx.x), tiles_m, tiles_n);
+  auto tile_of = [&](int visit) { return p.schedule.tile(int(blockIdx.x), visit, tiles_m, tiles_n); };
   Tensor gA = local_tile(mA, cta_tiler, make_coord(_, _, _), Step<_1, X,_1>{});  // (BLK_M,BLK_K,m,k) -> (m,k)
   Tensor gB = local_tile(mB, cta_tiler, make_coord(_, _, _), Step< X,_1,_1>{});  // (BLK_N,BLK_K,n,k) -> (n,k)
   Tensor gC = local_tile(mC, cta_tiler, make_coord(_, _, _), Step<_1,_1, X>{});  // (BLK_M,BLK_N,m,n)
@@ -87,7 +106,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage) and
   // lifts the 48 KB default limit.
   extern __shared__ char shared_memory[];
-  using Smem = SharedStorage<TA, TB, TC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
+  using Smem = typename Cfg::Smem;
   Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
   Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
@@ -143,7 +162,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // TUTORIAL: for each tile, each k-tile: wait until its stage is empty; TMA the k-tile into it, completing on
   // full[stage]. The producer runs as far ahead as the ring lets it, on into the next tile's k-tiles.
   if (warpgroup == CONSUMERS) {
-    cutlass::arch::warpgroup_reg_dealloc<PRODUCER_REGS>();  // give registers back to the consumers
+    cutlass::arch::warpgroup_reg_dealloc<Cfg::kProducerRegs>();  // give registers back to the consumers
     if (threadIdx.x == CONSUMERS * kWarpgroupThreads) {
       RingState<STAGES> write;                              // stage 0, parity 0: one ring for every tile
       for (int visit = 0; visit < visits; ++visit) {
@@ -159,7 +178,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     }
     return;                                                 // the producer's part is done
   }
-  cutlass::arch::warpgroup_reg_alloc<CONSUMER_REGS>();      // the consumers: room for the accumulators
+  cutlass::arch::warpgroup_reg_alloc<Cfg::kConsumerRegs>();  // the consumers: room for the accumulators
   //! [producer]
 
   //! [partition]
@@ -226,7 +245,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     if (threadIdx.x % kWarpgroupThreads == 0) arrive_barrier(smem.empty[release.index]);
     release.advance();
     // Store::owners (tests only): each thread stores its own id instead, through the same partition.
-    if (store == tut::Store::owners) tut::fill_owner_id(tCrC, visit, size(mma));
+    if (p.store == tut::Store::owners) tut::fill_owner_id(tCrC, visit, size(mma));
     if constexpr (TMA_STORE) {
       // The TMA's view of C in (BLK_M,EPI_N) boxes: this tile's subtile e is box (tile.m, tile.n*SUBTILES + e).
       Tensor gC_sub = local_tile(tma_c.get_tma_tensor(shape(layout_c)),

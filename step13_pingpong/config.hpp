@@ -122,8 +122,9 @@ CUTE_HOST_DEVICE auto by_subtile(Tensor&& t) {
 /// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and beside them (no longer
 /// a union: the producer fills the ring with the next tile's k-tiles while the consumers store this
 /// one) the epilogue's buffers. The 128B-swizzle pattern repeats every 1 KB of address and the TMA unit
-/// and wgmma's descriptors assume it starts on a 1 KB boundary, so sA, sB and sC do. After them, two
-/// mbarriers per stage.
+/// and wgmma's descriptors assume it starts on a 1 KB boundary, so sA and sB do, and sC (64B-swizzled:
+/// its pattern repeats every 512 bytes) with them. After them, two mbarriers per stage and one turn
+/// barrier per consumer warpgroup.
 template <class TA, class TB, class TC, class SmemLayoutA, class SmemLayoutB, class SmemLayoutC>
 struct SharedStorage {
   static constexpr int kStages = size<2>(SmemLayoutA{});  ///< the ring's stages: mode 2 of the smem layouts
@@ -138,19 +139,16 @@ struct SharedStorage {
 };
 //! [shared_storage]
 
-/// \brief What the launch passes for C's TMA descriptor when C's rows are not 16-byte aligned: nothing.
-/// The kernel then stores C without TMA.
-struct NoTmaStore {};
-
 //! [ring_state]
 /// \brief How many batches of wgmma each consumer warpgroup leaves running when it moves on to the next
 /// k-tile: one, as in steps 08 and 09. The stage of the batch before it is then free to release.
 inline constexpr int kWgmmaInFlight = 1;
 
 /// \brief Where one side of the pipeline is in the ring: the stage it works on next and that stage's
-/// phase. An mbarrier counts its phases; `wait_barrier(bar, p)` returns once the phase of parity p has
-/// completed. Every lap of the ring flips the parity each side waits for, so the same two barriers per
-/// stage serve every k-tile. The kernel advances these, and the printout replays them.
+/// phase (CUTLASS's `cutlass::PipelineState`: its index and phase). An mbarrier counts its phases;
+/// `wait_barrier(bar, p)` returns once the phase of parity p has completed. Every lap of the ring flips
+/// the parity each side waits for, so the same two barriers per stage serve every k-tile. The kernel
+/// advances these, and the printout replays them.
 template <int STAGES>
 struct RingState {
   int index = 0;           ///< the stage
@@ -184,8 +182,10 @@ struct RingState {
 /// and which check catches it. Both are step 12's lines, kept where ping-pong changed them.
 enum class Bug : int {
   none = 0,                  ///< the kernel as written
+  //~bug{
   empty_waits_for_both = 1,  ///< empty[s] waits for both warpgroups, as in step 12: only one ever releases it
   store_by_thread_0 = 2,     ///< the TMA stores are issued by the CTA's thread 0, as in step 12: warpgroup 1's never are
+  //~bug}
 };
 
 //! [turns]
@@ -276,6 +276,10 @@ using Default = Config<128, 128, 64, 2, 6>;
 //! [default]
 static_assert(Default::kSmemBytes == 6 * 32768 + 4 * 8192 + 1024 && Default::kSmemBytes == 230400,
               "6 stages of 32 KB, four 8 KB subtiles of C, then the 14 mbarriers padded to 1 KB: 230,400 bytes");
+// kernel.cuh's comment on the nested modes tile_to_shape makes: the default's sB repeats the 8x64 atom
+// 16 times down N, once along K and 6 times along the stages.
+static_assert(std::is_same_v<decltype(shape(Default::SmemLayoutB{})), Shape<Shape<_8, _16>, Shape<_64, _1>, Shape<_1, _6>>>,
+              "sB is ((8,16),(64,1),(1,6))");
 static_assert(std::is_same_v<MmaOp<128>, SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "the wgmma is m64n128k16, fp16 in, fp32 accumulate");
 

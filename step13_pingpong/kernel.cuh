@@ -5,6 +5,8 @@
 /// warpgroup 0 the CTA's tiles 0, 2, 4, ..., warpgroup 1 tiles 1, 3, 5, ..., and the two take turns on
 /// the tensor cores. While one runs its mainloop, the other stores its last tile through its own smem
 /// buffers, so the tensor cores no longer idle through the epilogues. Built for sm_90a only.
+/// In CUTLASS: the `KernelTmaWarpSpecializedPingpong` schedule; the turns are its `OrderedSequenceBarrier`
+/// (cutlass/pipeline/sm90_pipeline.hpp), here one mbarrier per warpgroup.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -22,25 +24,43 @@ using namespace cute;
 
 /// \brief C = A·Bᵀ with BLK_M×BLK_N C tiles, several per CTA: a producer warpgroup (the last) loads k-tiles with
 /// TMA into a STAGES-deep smem ring, one tile's after another's; the CONSUMERS consumer warpgroups (threads
-/// 0..128·CONSUMERS-1) take the tiles in turn, each multiplying its tile's k-tiles with wgmma (\p mma is
-/// one warpgroup's TiledMMA) and storing its C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
-/// stores nothing outside C. K must be a multiple of 8 and A, B 16-byte aligned (the launcher checks). \p TMA_STORE: C's rows start
-/// 16-byte aligned (N a multiple of 4, C aligned), so \p tma_c describes C; otherwise (tma_c is a
-/// NoTmaStore) each thread stores its accumulators straight to C, masked.
-/// \p schedule says which tiles each CTA computes (persistent: CTA c takes c, c + gridDim.x, ...).
+/// 0..128·CONSUMERS-1) take the tiles in turn, each multiplying its tile's k-tiles with wgmma (Cfg's TiledMMA is
+/// one warpgroup's) and storing its C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
+/// stores nothing outside C. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
+/// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
+/// only the run knows (tut::TmaParams): the problem's layouts, the TMA descriptors, C, the schedule
+/// (persistent: CTA c takes tiles c, c + gridDim.x, ...). Where C's rows start 16-byte aligned (N a
+/// multiple of 4, C aligned), p.tma_c describes C and the TMA unit stores it (Params::kTmaStore);
+/// otherwise (p.tma_c is a tut::NoTmaStore) each thread stores its accumulators straight to C, masked.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
-template <Bug BUG, bool TMA_STORE, int CONSUMERS, class CtaTiler,
-          class TA, class ALayout, class SmemLayoutA, class TmaA,
-          class TB, class BLayout, class SmemLayoutB, class TmaB,
-          class TC, class CLayout, class SmemLayoutC, class TileOnBuffer, class TmaC,
-          class TiledMma, int PRODUCER_REGS, int CONSUMER_REGS>
-__global__ static __launch_bounds__(kWarpgroupThreads * (CONSUMERS + 1), 1)
-void gemm_kernel(CtaTiler cta_tiler,
-                 ALayout layout_a, SmemLayoutA sA_layout, CUTE_GRID_CONSTANT TmaA const tma_a,
-                 BLayout layout_b, SmemLayoutB sB_layout, CUTE_GRID_CONSTANT TmaB const tma_b,
-                 TC* C, CLayout layout_c, SmemLayoutC sC_layout, TileOnBuffer c_on_buffer, CUTE_GRID_CONSTANT TmaC const tma_c,
-                 TiledMma mma, tut::Store store, tut::TileSchedule schedule)
+template <Bug BUG, class Cfg, class Params>
+__global__ static __launch_bounds__(Cfg::kThreads, 1)
+void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
 {
+  //! [params]
+  // ---- The configuration and the run ---------------------------------------------------------------
+  // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
+  // (tut::TmaParams, made by the launch). Here they take the names the kernel uses.
+  using TiledMma = typename Cfg::TiledMma;                  // the warpgroup's wgmma
+  using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
+  using SmemLayoutC = typename Cfg::SmemLayoutC;            // (BLK_M,EPI_N,BUFFERS·CONSUMERS) -> smem_idx
+  typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
+  TiledMma mma;
+  SmemLayoutA sA_layout;
+  SmemLayoutB sB_layout;
+  SmemLayoutC sC_layout;
+  typename Cfg::TileOnBuffer c_on_buffer;                   // (BLK_M,BLK_N) -> the subtiles on buffer 0
+  auto const layout_a = p.layout_a;                         // (M,K) -> idx
+  auto const layout_b = p.layout_b;                         // (N,K) -> idx
+  auto const layout_c = p.layout_c;                         // (M,N) -> idx
+  auto const& tma_a = p.tma_a;                              // the TMA descriptors, in the kernel's parameters
+  auto const& tma_b = p.tma_b;
+  auto const& tma_c = p.tma_c;                              // C's, or a NoTmaStore
+  constexpr bool TMA_STORE = Params::kTmaStore;             // the TMA unit stores C (C's rows are aligned)
+  constexpr int CONSUMERS = Cfg::kConsumers;                // consumer warpgroups, each on tiles of its own
+  //! [params]
+
   //! [preconditions]
   // ---- Preconditions --------------------------------------------------------------------------------
   CUTE_STATIC_ASSERT_V(rank(cta_tiler) == Int<3>{});        // (BLK_M,BLK_N,BLK_K)
@@ -54,10 +74,10 @@ void gemm_kernel(CtaTiler cta_tiler,
   CUTE_STATIC_ASSERT_V(size<2>(cta_tiler) % tile_size<2>(mma) == Int<0>{});  // BLK_K % 16 == 0
   // A and B are K-major in gmem: TMA boxes of whole 128-byte rows along k.
   CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
-  // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C tile: (BLK_M,BLK_N), static.
+  // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C buffers: (BLK_M,EPI_N,BUFFERS·CONSUMERS), static.
   static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
-  // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,32),(64,1),(1,4)),
-  // config.hpp asserts it; product_each flattens that to (256,64,4).)
+  // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,16),(64,1),(1,6)),
+  // config.hpp asserts it; product_each flattens that to (128,64,6).)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sA_layout))) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
@@ -73,14 +93,14 @@ void gemm_kernel(CtaTiler cta_tiler,
   // and the unit works out the addresses (and which elements lie outside A).
   Tensor mA = tma_a.get_tma_tensor(shape(layout_a));        // (M,K) -> (m,k)
   Tensor mB = tma_b.get_tma_tensor(shape(layout_b));        // (N,K) -> (n,k)
-  Tensor mC = make_tensor(make_gmem_ptr(C), layout_c);      // (M,N)
+  Tensor mC = make_tensor(make_gmem_ptr(p.C), layout_c);    // (M,N)
 
   // The grid is 1-D and persistent: CTA blockIdx.x computes `visits` tiles, the schedule's (grouped for L2,
   // config.hpp). The tiled tensors keep a mode for every tile, (m,n), indexed per visit.
   int const tiles_m = ceil_div(size<0>(layout_c), size<0>(cta_tiler));  // ceil(M/BLK_M)
   int const tiles_n = ceil_div(size<1>(layout_c), size<1>(cta_tiler));  // ceil(N/BLK_N)
-  int const visits = schedule.visits(int(blockIdx.x), tiles_m, tiles_n);
-  auto tile_of = [&](int visit) { return schedule.tile(int(blockIdx.x), visit, tiles_m, tiles_n); };
+  int const visits = p.schedule.visits(int(blockIdx.x), tiles_m, tiles_n);
+  auto tile_of = [&](int visit) { return p.schedule.tile(int(blockIdx.x), visit, tiles_m, tiles_n); };
   Tensor gA = local_tile(mA, cta_tiler, make_coord(_, _, _), Step<_1, X,_1>{});  // (BLK_M,BLK_K,m,k) -> (m,k)
   Tensor gB = local_tile(mB, cta_tiler, make_coord(_, _, _), Step< X,_1,_1>{});  // (BLK_N,BLK_K,n,k) -> (n,k)
   Tensor gC = local_tile(mC, cta_tiler, make_coord(_, _, _), Step<_1,_1, X>{});  // (BLK_M,BLK_N,m,n)
@@ -91,7 +111,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage) and
   // lifts the 48 KB default limit.
   extern __shared__ char shared_memory[];
-  using Smem = SharedStorage<TA, TB, TC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
+  using Smem = typename Cfg::Smem;
   Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
   Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
@@ -129,7 +149,10 @@ void gemm_kernel(CtaTiler cta_tiler,
     CUTE_UNROLL
     for (int s = 0; s < STAGES; ++s) {
       initialize_barrier(smem.full[s], 1);
-      initialize_barrier(smem.empty[s], BUG == Bug::empty_waits_for_both ? CONSUMERS : 1);  // --bug empty_waits_for_both
+      if constexpr (BUG == Bug::empty_waits_for_both)     //~bug empty_waits_for_both: step 12's count
+        initialize_barrier(smem.empty[s], CONSUMERS);       //~bug
+      else                                                  //~bug
+        initialize_barrier(smem.empty[s], 1);
     }
     CUTE_UNROLL
     for (int w = 0; w < CONSUMERS; ++w) initialize_barrier(smem.turn[w], 1);
@@ -152,7 +175,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // It does not know which warpgroup reads what: it fills the ring with the CTA's tiles in order, and
   // warpgroup v % 2 takes the k-tiles of visit v.
   if (warpgroup == CONSUMERS) {
-    cutlass::arch::warpgroup_reg_dealloc<PRODUCER_REGS>();  // give registers back to the consumers
+    cutlass::arch::warpgroup_reg_dealloc<Cfg::kProducerRegs>();  // give registers back to the consumers
     if (threadIdx.x == CONSUMERS * kWarpgroupThreads) {
       RingState<STAGES> write;                              // stage 0, parity 0: one ring for every tile
       for (int visit = 0; visit < visits; ++visit) {
@@ -168,7 +191,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     }
     return;                                                 // the producer's part is done
   }
-  cutlass::arch::warpgroup_reg_alloc<CONSUMER_REGS>();      // the consumers: room for the accumulators
+  cutlass::arch::warpgroup_reg_alloc<Cfg::kConsumerRegs>();  // the consumers: room for the accumulators
   //! [producer]
 
   //! [partition]
@@ -217,11 +240,11 @@ void gemm_kernel(CtaTiler cta_tiler,
       wait_barrier(smem.full[read.index], read.consumer_parity());  // k-tile k_tile's bytes have landed
       if (k_tile == K_TILE_MAX - 1 && wg_thread == 0)       // the tile's last k-tile: the other's turn
         arrive_barrier(smem.turn[(warpgroup + 1) % CONSUMERS]);
-      // The math on k-tile k_tile, while the producer's copies are in flight: MMA_K wgmmas (16 k each),
-      // issued by the whole warpgroup, asynchronous until waited for.
+      // The math on k-tile k_tile, while the producer's copies are in flight: MMA_M·MMA_K wgmmas (64 rows
+      // and 16 k each; 2·4 in the default), issued by the whole warpgroup, asynchronous until waited for.
       warpgroup_fence_operand(tCrC);                        // the compiler keeps tCrC in place around them
       warpgroup_arrive();                                   // the accumulators' registers are ready for wgmma
-      gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_K wgmma.mma_async per warpgroup
+      gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_M·MMA_K wgmma.mma_async
       warpgroup_commit_batch();                             // close them into one batch
       warpgroup_wait<kWgmmaInFlight>();                     // all but the batch just issued are done
       warpgroup_fence_operand(tCrC);
@@ -243,7 +266,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     release.advance();
     // Store::owners (tests only): each thread stores its own id instead, through the same partition:
     // its number in its warpgroup, the TiledMMA's.
-    if (store == tut::Store::owners) tut::fill_owner_id(tCrC, visit, size(mma), wg_thread);
+    if (p.store == tut::Store::owners) tut::fill_owner_id(tCrC, visit, size(mma), wg_thread);
     if constexpr (TMA_STORE) {
       // The TMA's view of C in (BLK_M,EPI_N) boxes: this tile's subtile e is box (tile.m, tile.n*SUBTILES + e).
       Tensor gC_sub = local_tile(tma_c.get_tma_tensor(shape(layout_c)),
@@ -252,7 +275,8 @@ void gemm_kernel(CtaTiler cta_tiler,
       Tensor tSsC = cta_tma_c.partition_S(sC);              // (TMA,1,1,BUFFERS·CONSUMERS)
       Tensor tSgC = cta_tma_c.partition_D(gC_sub);          // (TMA,1,1,m,e)
       // The thread that issues this warpgroup's stores, and waits for them: bulk groups are per thread.
-      bool const storer = BUG == Bug::store_by_thread_0 ? threadIdx.x == 0 : wg_thread == 0;  // --bug store_by_thread_0
+      bool storer = wg_thread == 0;
+      if constexpr (BUG == Bug::store_by_thread_0) storer = threadIdx.x == 0;  //~bug store_by_thread_0: step 12's
       CUTE_UNROLL
       for (int e = 0; e < SUBTILES; ++e) {
         int const buffer = epi_buffer(warpgroup, e);        // this warpgroup's: 2w, 2w + 1, 2w, ...

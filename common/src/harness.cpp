@@ -156,8 +156,9 @@ void validate(Step const& s, Options const& o) {
   if (std::string why = unsupported(s, p); !why.empty()) throw UsageError(why);
   Variant const& v = variant_for(s, o);
   if (o.thread >= v.threads)
-    throw UsageError("--thread " + std::to_string(o.thread) + " is out of range: a CTA of " + s.name + " has " +
-                     std::to_string(v.threads) + " threads (0.." + std::to_string(v.threads - 1) + ")");
+    throw UsageError("--thread " + std::to_string(o.thread) + " is out of range: it picks one of the " +
+                     std::to_string(v.threads) + " threads of " + s.name + "'s TiledMMA (0.." +
+                     std::to_string(v.threads - 1) + ")");
   TileCoord const tiles = tiles_of(v, p);
   if (o.tile.m >= tiles.m || o.tile.n >= tiles.n)
     throw UsageError("--tile " + std::to_string(o.tile.m) + "," + std::to_string(o.tile.n) +

@@ -59,7 +59,7 @@ struct Variant {
   OwnersFn owners = nullptr;   ///< who stores what, on the host
   PicturesFn pictures = nullptr;  ///< --svg and --html
   ExtraSvgFn extra_svg = nullptr;  ///< the step's own pictures for --svg, if any
-  int threads = 0;             ///< threads per CTA (the range of --thread)
+  int threads = 0;             ///< the TiledMMA's threads, the range of --thread (from step 10 on, fewer than the CTA's)
   std::int64_t tile_m = 0;     ///< C tile rows (BLK_M): ⌈M/tile_m⌉ tiles down M
   std::int64_t tile_n = 0;     ///< C tile cols (BLK_N): ⌈N/tile_n⌉ tiles across N
   std::int64_t tile_k = 0;     ///< k-tile depth (BLK_K)

@@ -1,0 +1,52 @@
+/// \file kernel_params.hpp
+/// \brief The one argument of a Hopper step's kernel (host and device): what a launch knows only at run
+/// time, packed on the host (tut/launch.cuh makes it). Everything static (the tiler, the TiledMMA, the smem
+/// layouts) is the kernel's configuration type instead, its first template argument.
+///
+/// CUTLASS's kernels take theirs the same way: `GemmUniversal::Params`, built by
+/// `to_underlying_arguments()`, passed as one `__grid_constant__` argument.
+#pragma once
+
+#include <type_traits>
+
+#include "tut/owner.hpp"
+#include "tut/tile_schedule.hpp"
+
+namespace tut {
+
+/// \brief In place of C's TMA descriptor, in a kernel that stores C with its threads.
+struct NoTmaStore {};
+
+/// \brief A kernel that loads A and B with cp.async, from their pointers.
+template <class TA, class LayoutA, class TB, class LayoutB, class TC, class LayoutC>
+struct CpAsyncParams {
+  TA const* A;          ///< A's first element
+  LayoutA layout_a;     ///< A: (M,K) -> idx
+  TB const* B;          ///< B's first element
+  LayoutB layout_b;     ///< B: (N,K) -> idx
+  TC* C;                ///< C's first element
+  LayoutC layout_c;     ///< C: (M,N) -> idx
+  bool c_aligned;       ///< C's rows start 16-byte aligned (N a multiple of 4, C aligned): 128-bit stores
+  Store store;          ///< the sums, or (the owner test) who stores each entry
+  TileSchedule schedule;  ///< which tiles each CTA computes
+};
+
+/// \brief A kernel that loads A and B with the TMA unit: their descriptors hold the addresses.
+/// \p TmaC is C's descriptor where the TMA unit stores C, NoTmaStore where the threads do.
+template <class LayoutA, class TmaA, class LayoutB, class TmaB, class TC, class LayoutC, class TmaC>
+struct TmaParams {
+  /// \brief The TMA unit stores C: the kernel built with C's descriptor.
+  static constexpr bool kTmaStore = !std::is_same_v<TmaC, NoTmaStore>;
+  LayoutA layout_a;     ///< A: (M,K) -> idx
+  TmaA tma_a;           ///< A's TMA descriptor: address, extents, strides, the box (one stage), the swizzle
+  LayoutB layout_b;     ///< B: (N,K) -> idx
+  TmaB tma_b;           ///< B's
+  TC* C;                ///< C's first element
+  LayoutC layout_c;     ///< C: (M,N) -> idx
+  TmaC tma_c;           ///< C's TMA descriptor (the box: one epilogue buffer), or NoTmaStore
+  bool c_aligned;       ///< C's rows start 16-byte aligned (N a multiple of 4, C aligned): 128-bit or TMA stores
+  Store store;          ///< the sums, or (the owner test) who stores each entry
+  TileSchedule schedule;  ///< which tiles each CTA computes
+};
+
+}  // namespace tut

@@ -1,0 +1,120 @@
+/// \file launch.cuh
+/// \brief What the launch of every Hopper step does on the host, written once: check what cp.async or
+/// TMA needs of the problem, make the TMA descriptors from the step's configuration, pack the kernel's
+/// one argument (tut/kernel_params.hpp), ask for the dynamic shared memory, and start the grid the
+/// configuration's schedule gives. A step's launch.cu names its kernel; nothing else.
+///
+/// CUTLASS splits the same work between `GemmUniversal::to_underlying_arguments()` (the Params, the TMA
+/// descriptors among them) and `GemmUniversalAdapter::run()` (the smem attribute, the grid, the launch).
+/// Compiled by nvcc only (the launch is a <<<...>>>).
+#pragma once
+
+#include <type_traits>
+
+#include <cute/tensor.hpp>
+
+#include "tut/harness.hpp"
+#include "tut/kernel_params.hpp"
+
+namespace tut {
+
+/// \brief The tile schedule a configuration declares (`Cfg::kSchedule`), or, where it declares none, a
+/// 2-D grid of one CTA per tile.
+template <class Cfg, class = void>
+inline constexpr TileSchedule kScheduleOf{};
+template <class Cfg>
+inline constexpr TileSchedule kScheduleOf<Cfg, std::void_t<decltype(Cfg::kSchedule)>> = Cfg::kSchedule;
+
+/// \brief Throw UsageError unless K is a multiple of \p chunk halves (16 bytes) and A and B start 16-byte
+/// aligned, as \p unit ("cp.async", "TMA") needs: cp.async copies 16 bytes of a row at a time, and a TMA
+/// descriptor's base address and row pitch are multiples of 16 bytes. The harness and the benchmark only
+/// pass such problems and cudaMalloc'd pointers; another caller gets this error instead of a fault.
+void check_16_byte_rows(GemmArgs const& args, int chunk, char const* unit);
+
+/// \brief True when C's rows all start 16-byte aligned: N a multiple of 4 floats and C aligned. Then the
+/// epilogue may store 128 bits at a time, or hand C to the TMA unit.
+bool c_rows_aligned(GemmArgs const& args);
+
+/// \brief Lift \p kernel's dynamic shared memory limit to \p bytes (above 48 KB a kernel must ask): once
+/// per kernel, on its first launch, not on every launch the benchmark times.
+void allow_dynamic_smem(void const* kernel, int bytes);
+
+//! [launch_kernel]
+/// \brief Launch \p kernel on \p p: Cfg's threads and shared memory, and the grid p.schedule gives for
+/// the tiles of \p GridTiler (the configuration's CTA tiler).
+template <class Cfg, class GridTiler = typename Cfg::CtaTiler, class Params>
+void launch_kernel(void (*kernel)(Params), Params const& p, Problem const& problem, cudaStream_t stream) {
+  allow_dynamic_smem(reinterpret_cast<void const*>(kernel), Cfg::kSmemBytes);
+  TileCoord const tiles = tile_counts(problem.m, problem.n, cute::size<0>(GridTiler{}), cute::size<1>(GridTiler{}));
+  GridDims const grid = p.schedule.grid(tiles.m, tiles.n);
+  kernel<<<dim3(grid.x, grid.y), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(p);  // dynamic smem: one Cfg::Smem
+}
+//! [launch_kernel]
+
+//! [cp_async_launch]
+/// \brief One launch of a kernel whose threads load A and B with cp.async: \p kernel_for(params) names the
+/// kernel for the Params type; \p make_a(M,K), \p make_b(N,K), \p make_c(M,N) are the step's layouts.
+template <class Cfg, class MakeA, class MakeB, class MakeC, class KernelFor>
+void launch_cp_async(GemmArgs const& args, cudaStream_t stream, MakeA make_a, MakeB make_b, MakeC make_c,
+                     KernelFor kernel_for) {
+  using TA = typename Cfg::TiledMma::ValTypeA;              // the MMA's input and accumulator types
+  using TC = typename Cfg::TiledMma::ValTypeC;
+  check_16_byte_rows(args, 16 / int(sizeof(TA)), "cp.async");
+  int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
+  auto la = make_a(M, K);
+  auto lb = make_b(N, K);
+  auto lc = make_c(M, N);
+  CpAsyncParams<TA, decltype(la), TA, decltype(lb), TC, decltype(lc)> const params{
+      static_cast<TA const*>(args.A), la, static_cast<TA const*>(args.B), lb, static_cast<TC*>(args.C), lc,
+      c_rows_aligned(args), args.store, kScheduleOf<Cfg>};
+  launch_kernel<Cfg>(kernel_for(params), params, args.problem, stream);
+}
+//! [cp_async_launch]
+
+/// \brief Who stores C in a TMA kernel.
+enum class StoreC {
+  threads,             ///< the threads, always
+  tma_where_aligned,   ///< the TMA unit where C's rows are 16-byte aligned (two kernels), the threads elsewhere
+};
+
+//! [tma_launch]
+/// \brief One launch of a kernel whose A and B arrive by TMA. The descriptors: A's (and B's) address,
+/// extents and strides, and the box one copy moves, which is one stage of the smem layout, swizzle
+/// included. make_tma_copy reads all of it off the two CuTe layouts (and encodes it with the driver's
+/// cuTensorMapEncodeTiled). Where \p STORE says so, and C's rows allow it, C gets a descriptor too, whose
+/// box is one epilogue buffer (`Cfg::SmemLayoutC`'s mode 2 counts the buffers), and the kernel built with
+/// it runs. \p kernel_for(params) names the kernel for the Params type; \p make_a(M,K), \p make_b(N,K),
+/// \p make_c(M,N) are the step's layouts; \p GridTiler counts the tiles of the grid.
+template <class Cfg, StoreC STORE, class GridTiler = typename Cfg::CtaTiler, class MakeA, class MakeB,
+          class MakeC, class KernelFor>
+void launch_tma(GemmArgs const& args, cudaStream_t stream, MakeA make_a, MakeB make_b, MakeC make_c,
+                KernelFor kernel_for) {
+  using namespace cute;
+  using TA = typename Cfg::TiledMma::ValTypeA;              // the MMA's input and accumulator types
+  using TC = typename Cfg::TiledMma::ValTypeC;
+  check_16_byte_rows(args, 16 / int(sizeof(TA)), "TMA");
+  int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
+  auto la = make_a(M, K);
+  auto lb = make_b(N, K);
+  auto lc = make_c(M, N);
+  Tensor mA = make_tensor(make_gmem_ptr(static_cast<TA const*>(args.A)), la);  // (M,K)
+  Tensor mB = make_tensor(make_gmem_ptr(static_cast<TA const*>(args.B)), lb);  // (N,K)
+  auto tma_a = make_tma_copy(SM90_TMA_LOAD{}, mA, typename Cfg::SmemLayoutA{}(_,_,0));  // box: (BLK_M,BLK_K)
+  auto tma_b = make_tma_copy(SM90_TMA_LOAD{}, mB, typename Cfg::SmemLayoutB{}(_,_,0));  // box: (BLK_N,BLK_K)
+  bool const aligned = c_rows_aligned(args);
+  auto run = [&](auto tma_c) {
+    TmaParams<decltype(la), decltype(tma_a), decltype(lb), decltype(tma_b), TC, decltype(lc), decltype(tma_c)> const
+        params{la, tma_a, lb, tma_b, static_cast<TC*>(args.C), lc, tma_c, aligned, args.store, kScheduleOf<Cfg>};
+    launch_kernel<Cfg, GridTiler>(kernel_for(params), params, args.problem, stream);
+  };
+  if constexpr (STORE == StoreC::tma_where_aligned) {
+    if (aligned) {
+      Tensor mC = make_tensor(make_gmem_ptr(static_cast<TC*>(args.C)), lc);  // (M,N)
+      return run(make_tma_copy(SM90_TMA_STORE{}, mC, typename Cfg::SmemLayoutC{}(_,_,0)));  // box: one buffer
+    }
+  }
+  run(NoTmaStore{});
+}
+//! [tma_launch]
+
+}  // namespace tut
