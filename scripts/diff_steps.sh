@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# Show what one step adds to the step before it: scripts/diff_steps.sh 01 02  (or full folder names).
-# Files are compared by name (config.hpp with config.hpp, ...), kernel.cuh and config.hpp first; the
-# step's own names ("step02", "Step 02", "step02_local_tile") are normalised away so only the idea shows.
-# --stat prints, per file, how many lines the two steps share instead of the diff.
+# The lesson: what one step adds to the step before it.
+#   scripts/diff_steps.sh 01 02           the diff (or full folder names), kernel.cuh and config.hpp first
+#   scripts/diff_steps.sh --stat 02 03    per file, how many lines the two steps share
+#   scripts/diff_steps.sh --lines 12 13   one line: kernel+config K  step-only S  elsewhere E
+# Files are compared by name (config.hpp with config.hpp, ...). The step's own names ("step02", "Step 02",
+# "step02_local_tile") are normalised away, and so are the lines a source tags for something other than
+# the lesson: the lines tagged `//~bug` (a planted bug's) or `//~stress` (the --stress hooks), as
+# scripts/lesson_view.py says. Neither shows here: the code as written does.
+# --lines counts the changed lines (+ and -): K those of kernel.cuh and config.hpp; S those of the files
+# that differ in every step by design (step.cpp: what only this step prints, its bugs, its SASS classes;
+# pictures.cpp: its own pictures);
+# E those of every other file.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-stat=0
-if [ "${1:-}" = --stat ]; then stat=1; shift; fi
+mode=diff
+case "${1:-}" in --stat) mode=stat; shift ;; --lines) mode=lines; shift ;; esac
 resolve() {
   local d; d=$(cd "$root" && ls -d step"$1"* step"${1#step}" 2>/dev/null | head -n1 || true)
   [ -n "$d" ] && [ -d "$root/$d" ] || { echo "diff_steps: no step folder matches '$1'" >&2; exit 2; }
   echo "$d"
 }
-[ $# -eq 2 ] || { echo "usage: scripts/diff_steps.sh [--stat] <from> <to>   e.g. 01 02" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: scripts/diff_steps.sh [--stat | --lines] <from> <to>   e.g. 01 02" >&2; exit 2; }
 a=$(resolve "$1"); b=$(resolve "$2")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 normalise() {  # <step folder> <out folder>
   local d="$1" n="${1%%_*}"; local num="${n#step}"
   mkdir -p "$2"
   for f in "$root/$d"/*; do
-    sed -e "s/\b$d\b/stepNN/g; s/\b$n\b/stepNN/g; s/\bStep $num\b/Step NN/g" "$f" \
+    "$root/scripts/lesson_view.py" "$f" | sed -e "s/\b$d\b/stepNN/g; s/\b$n\b/stepNN/g; s/\bStep $num\b/Step NN/g" \
       > "$2/$(basename "$f" | sed "s/$d/stepNN/")"
   done
 }
@@ -28,7 +36,15 @@ normalise "$b" "$tmp/$b"
 cd "$tmp"
 files=$( (ls "$a"; ls "$b") | sort -u | awk '/^kernel.cuh$/{print 0, $0; next} /^config.hpp$/{print 1, $0; next} {print 2, $0}' |
   sort -k1,1n -k2 | cut -d' ' -f2)
-if [ "$stat" -eq 1 ]; then
+# The lines of file $1 only one side has (a file only one step has: all of its lines).
+changed() {
+  local f="$1"
+  if [ -f "$a/$f" ] && [ -f "$b/$f" ]; then diff "$a/$f" "$b/$f" | grep -c '^[<>]' || true
+  elif [ -f "$a/$f" ]; then wc -l < "$a/$f"
+  else wc -l < "$b/$f"; fi
+}
+case "$mode" in
+stat)
   # shared = lines common to both (longest common subsequence, by diff) / lines of the two, averaged.
   printf '%-22s %6s %6s %7s %7s\n' file "$a" "$b" common shared
   for f in $files; do
@@ -37,10 +53,21 @@ if [ "$stat" -eq 1 ]; then
     added=$lb; [ -f "$a/$f" ] && [ -f "$b/$f" ] && added=$(diff "$a/$f" "$b/$f" | grep -c '^>' || true)
     common=$((lb - added))
     printf '%-22s %6d %6d %7d %6d%%\n' "$f" "$la" "$lb" "$common" $((200 * common / (la + lb)))
+  done ;;
+lines)
+  k=0; s=0; e=0
+  for f in $files; do
+    n=$(changed "$f")
+    case "$f" in
+      kernel.cuh|config.hpp) k=$((k + n)) ;;
+      step.cpp|pictures.cpp) s=$((s + n)) ;;
+      *) e=$((e + n)) ;;
+    esac
   done
-  exit 0
-fi
-if [ -t 1 ]; then color=(--color=always); else color=(); fi
-for f in $files; do
-  diff -u "${color[@]}" --label "$a/$f" --label "$b/$f" "$a/$f" "$b/$f" 2>/dev/null || true
-done
+  printf 'kernel+config %d  step-only %d  elsewhere %d\n' "$k" "$s" "$e" ;;
+diff)
+  if [ -t 1 ]; then color=(--color=always); else color=(); fi
+  for f in $files; do
+    diff -u "${color[@]}" --label "$a/$f" --label "$b/$f" "$a/$f" "$b/$f" 2>/dev/null || true
+  done ;;
+esac

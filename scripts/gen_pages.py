@@ -13,7 +13,8 @@ two HTML comments, which neither renderer shows:
     <!-- gen:end -->
 
 The kinds, and what each writes:
-  snippet FILE TAG         the lines of FILE between its two `//! [TAG]` markers, as a C++ code block
+  snippet FILE TAG         the lines of FILE between its two `//! [TAG]` markers, as a C++ code block,
+                           the code as written (scripts/lesson_view.py drops planted bugs' lines)
   printout FILE [N,M..]    a golden printout (tests/golden/*.txt, or docs/sass/*.txt) as plain text: all of it, its sections
                            N, M; with `lines=tCgC,tCgA` the first line that begins with each word; with
                            "from=LINE" "to=LINE" the lines from one to the other (whole lines, quoted)
@@ -24,6 +25,7 @@ The kinds, and what each writes:
   gpu                      which GPU the page's step needs (from its add_tutorial_step() call and the
                            smem line of its golden printout)
   gpu-table                the same for every step, as a table (the README)
+  step-facts               per step: its planted bugs, what it is built for, its grid and its own pictures
   nav                      links to the previous page, the index, and the next page
 
 [build] is a configured build folder (default: build), for <build>/tut_steps.json and
@@ -37,6 +39,8 @@ import os
 import re
 import shlex
 import sys
+
+from lesson_view import lesson_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(ROOT, "docs")
@@ -66,7 +70,8 @@ def snippet(path, tag):
     marks = [i for i, line in enumerate(lines) if line.strip() in (f"//! [{tag}]", f"/// [{tag}]")]
     if len(marks) != 2:
         raise Stale(f"{path} has {len(marks)} '//! [{tag}]' markers, not 2")
-    body = [line for line in lines[marks[0] + 1:marks[1]] if not MARKER_RE.match(line)]
+    # The code as written: without the lines of planted bugs and stress hooks (scripts/lesson_view.py).
+    body = [line for line in lesson_lines(lines[marks[0] + 1:marks[1]]) if not MARKER_RE.match(line)]
     indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
     body = [line[indent:] for line in body]
     return f"`{path}`\n\n```cpp\n" + "\n".join(body).rstrip() + "\n```\n"
@@ -131,6 +136,30 @@ def bugs(path):
     for r in rows:
         cell = lambda t: t.replace("|", "\\|")
         out.append(f"| `{r['run']}` | {cell(r['breaks'])} | **{r['check']}**: {cell(r['caught'])} |")
+    return "\n".join(out) + "\n"
+
+
+def step_facts(steps):
+    """What each step has that the README's flags table would otherwise list by hand: its planted bugs
+    (its --list-bugs golden), the code it is built for (its ARCH), how its CTAs visit the tiles (its
+    golden printout's grid line) and its own pictures (docs/images/<step>/, less those common/ draws)."""
+    svgs = {s["dir"]: sorted(f for f in os.listdir(os.path.join(DOCS, "images", s["dir"])) if f.endswith(".svg"))
+            for s in steps}
+    # The pictures common/ draws for every step whose objects have them (tut/pictures.hpp).
+    shared = {f for f in re.findall(r'"([a-z_]+\.svg)"', read("common/include/tut/pictures.hpp"))}
+    out = ["| step | `--bug` | built for | the grid (`--tile` names a tile) | its own pictures (`--svg`) |",
+           "|---|---|---|---|---|"]
+    for s in steps:
+        golden = os.path.join("tests", "golden", s["dir"] + "_bugs.txt")
+        n_bugs = 0
+        if os.path.exists(os.path.join(ROOT, golden)):
+            n_bugs = sum(1 for line in read(golden).splitlines() if re.match(r"^[a-z0-9_]+: caught by ", line))
+        grid = next((line.split(None, 2)[2].strip() for line in read(f"tests/golden/{s['dir']}.txt").splitlines()
+                     if line.startswith("  grid ")), "")
+        grid = re.sub(r"^\(.*?\)\s+", "", grid)
+        own = ", ".join(f"`{f}`" for f in svgs[s["dir"]] if f not in shared) or "-"
+        arch = f"sm_{s['arch'].replace('-real', '')}" if s.get("arch") else "`CMAKE_CUDA_ARCHITECTURES`"
+        out.append(f"| [{s['dir']}](docs/{s['dir']}.md) | {n_bugs or '-'} | {arch} | {grid} | {own} |")
     return "\n".join(out) + "\n"
 
 
@@ -393,6 +422,8 @@ def fill(path, steps):
                 text = gpu_box(facts[page])
             elif kind == "gpu-table":
                 text = gpu_table(steps)
+            elif kind == "step-facts":
+                text = step_facts(steps)
             elif kind == "nav":
                 text = nav(order, page)
             else:

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""A source file as the lesson shows it: without the lines that belong to something else.
+
+    scripts/lesson_view.py FILE        # prints FILE so
+
+A line whose code ends in a `//~bug` comment belongs to a planted bug (--bug), and so do the lines from
+`//~bug{` to `//~bug}`; `//~stress` tags the --stress hooks the same way. Both go. The statement such a
+line guarded (`if constexpr (BUG != ...)`, an `else`) loses the indent it had under it, so what is left
+reads as the code as written:
+
+    if constexpr (BUG == Bug::x)  //~bug x: ...
+      planted();                  //~bug
+    else                          //~bug
+      written();                              ->   written();
+
+scripts/diff_steps.sh diffs these views, and scripts/gen_pages.py quotes them.
+"""
+
+import re
+import sys
+
+TAG_RE = re.compile(r"//~(bug|stress)\b")
+BLOCK_BEGIN_RE = re.compile(r"^\s*//~(bug|stress)\{\s*$")
+BLOCK_END_RE = re.compile(r"^\s*//~(bug|stress)\}\s*$")
+
+
+def lesson_lines(lines):
+    """The lines of a file (without their newlines) as the lesson shows them. A guard's statement is
+    one line, or a block the guard opens with `{` and a tagged `}` closes."""
+    out = []
+    in_block = False  # between //~bug{ and //~bug}
+    blocks = 0        # tagged guards whose `{` block is open: its lines lose 2 spaces each
+    pending = False   # a tagged guard without a block: the next line is its statement
+    for line in lines:
+        if in_block:
+            in_block = not BLOCK_END_RE.match(line)
+            continue
+        if BLOCK_BEGIN_RE.match(line):
+            in_block = True
+            continue
+        tag = TAG_RE.search(line)
+        if tag:
+            code = line[: tag.start()].strip()
+            if code.startswith("if") and code.endswith("{"):
+                blocks += 1
+            elif code == "}" and blocks:
+                blocks -= 1
+            else:
+                # A guard (`if constexpr (...)`, `else`) waits for its statement; a tagged statement is
+                # the one a pending guard was waiting for.
+                pending = (code.startswith("if") or code == "else") and not code.endswith(";")
+            continue
+        drop = 2 * blocks + (2 if pending else 0)
+        if drop and line.startswith(" " * drop):
+            line = line[drop:]
+            # The comment keeps its column.
+            line = re.sub(r"(\S)(  +)(//.*)$", lambda m: m.group(1) + m.group(2) + " " * drop + m.group(3), line, count=1)
+        pending = False
+        out.append(line)
+    return out
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: scripts/lesson_view.py FILE")
+    with open(sys.argv[1], encoding="utf-8") as f:
+        text = f.read()
+    lines = lesson_lines(text.split("\n"))
+    sys.stdout.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
