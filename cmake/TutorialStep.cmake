@@ -7,8 +7,10 @@
 # step's registered facts are stated. A step folder holds:
 #   config.hpp   the step's one source of truth for its code (problem layouts, CTA tiler, TiledMMA, ...)
 #   kernel.cuh   the kernel, written against config.hpp
-#   launch.cu    the one CUDA translation unit: instantiates and launches the kernel
-#   trace.cpp    the host-side printout of the step's partitions, its variants, and its tut::Step
+#   launch.cu    the one CUDA translation unit: instantiates the kernel for the launch (tut/launch.cuh)
+#   step.cpp     what only this step prints (the shared sections come from common/), its variants, its
+#                bugs, its SASS classes: its tut::Step
+#   pictures.cpp (where it has them) the step's own pictures
 #   main.cpp     hands the step to the common harness
 #   <dir>.hpp    the entry points: launch() and step()
 # and, where the step has them, its host models: smem_accesses.hpp (the smem instructions its threads
@@ -107,9 +109,9 @@ inline constexpr tut::Registration kRegistration{
 
 }  // namespace ${id}
 ")
-  add_library(${dir}_lib STATIC
-    ${PROJECT_SOURCE_DIR}/${dir}/launch.cu
-    ${PROJECT_SOURCE_DIR}/${dir}/trace.cpp)
+  # Its host code: step.cpp and, where the step draws pictures of its own, pictures.cpp.
+  file(GLOB host_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/step.cpp ${PROJECT_SOURCE_DIR}/${dir}/pictures.cpp)
+  add_library(${dir}_lib STATIC ${PROJECT_SOURCE_DIR}/${dir}/launch.cu ${host_sources})
   target_include_directories(${dir}_lib PUBLIC ${PROJECT_SOURCE_DIR}/${dir} ${registered})
   target_link_libraries(${dir}_lib PUBLIC tut::common tut::cute)
   if(S_ARCH)
@@ -134,7 +136,7 @@ inline constexpr tut::Registration kRegistration{
     set(j_${v} "${j}")
   endforeach()
   set_property(GLOBAL PROPERTY TUT_STEP_${dir}_JSON
-    "{\"dir\": \"${dir}\", \"title\": \"${j_TITLE}\", \"sizes\": \"${S_SIZES}\", \"min_cc\": ${S_MIN_CC}, \"max_cc\": ${S_MAX_CC}, \"arch_why\": \"${j_ARCH_WHY}\"}")
+    "{\"dir\": \"${dir}\", \"title\": \"${j_TITLE}\", \"sizes\": \"${S_SIZES}\", \"min_cc\": ${S_MIN_CC}, \"max_cc\": ${S_MAX_CC}, \"arch_why\": \"${j_ARCH_WHY}\", \"arch\": \"${S_ARCH}\"}")
 endfunction()
 
 # tut_register_steps(): after the last add_tutorial_step(). Generates

@@ -20,6 +20,7 @@
 #include "tut/mask.hpp"
 #include "tut/pictures.hpp"
 #include "tut/printout.hpp"
+#include "tut/printout_sm90.hpp"
 #include "tut/svg.hpp"
 
 namespace step09 {
@@ -90,18 +91,15 @@ void trace_config(std::ostream& os, tut::Options const& o) {
              "each computes; thread 0 also issues the TMA copies");
   print_item(os, "stages", str(S), "k-tiles in the smem ring");
   static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
-  print_item(os, "TiledMMA",
-             "SM90_64x" + str(bn) + "x16_F32F16F16_SS<K,K> x warpgroups " + plain(Shape<Int<Cfg::kWarpgroups>, _1, _1>{}),
-             "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
+  tut::print_wgmma_atom<Cfg>(os, Cfg::kWarpgroups, "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
   static_assert(std::is_same_v<CopyOpG2S, SM90_TMA_LOAD>, "the name printed below");
-  print_item(os, "TMA", "SM90_TMA_LOAD, make_tma_copy(op, mA, sA(_,_,0)) and the same for B",
-             "one box per operand and k-tile");
+  tut::print_tma_load(os);
   int const c_thr_n = bn / kChunkC, c_thr_m = Cfg::kThreads / c_thr_n;
   print_item(os, "epilogue",
              "UniversalCopy<uint128_t> x threads (" + str(c_thr_m) + "," + str(c_thr_n) + "):(" + str(c_thr_n) +
                  ",1) x values (1,4)",
              "smem -> gmem, 16 bytes per store, as step07");
-  print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "a TMA row pitch is a multiple of 16 bytes");
+  tut::print_tma_sizes(os, kChunk);
 
   auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
                                                     make_layout_C(M, N), o.tile.m, o.tile.n);
@@ -109,77 +107,32 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   Tensor sA = smem.sA();                                // (BLK_M,BLK_K,STAGES)
   Tensor sB = smem.sB();                                // (BLK_N,BLK_K,STAGES)
   Tensor sC = smem.sC();                                // (BLK_M,BLK_N)
-  int const stage_a = bm * bk * int(sizeof(ElementAB)), stage_b = bn * bk * int(sizeof(ElementAB));
   int const c_bytes = bm * bn * int(sizeof(ElementC));
 
   tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
   tut::print_cta_tiles(os, t, traced);
-  os << "  The kernel tiles TMA tensors instead: tma_a.get_tma_tensor((M,K)) holds coordinates, not addresses\n";
-  print_item(os, "gA", plain(t.cA.layout()), "(BLK_M,BLK_K,k) -> (m,k): where each k-tile's box starts");
-  print_item(os, "gB", plain(t.cB.layout()), "(BLK_N,BLK_K,k) -> (n,k)");
-  os << "\n  shared memory: a ring of " << S << " k-tiles of A and of B in GMMA's 128-byte swizzle atom, then the C\n"
-     << "  tile in the same bytes\n";
-  static_assert(std::is_same_v<SmemAtomAB, GMMA::Layout_K_SW128_Atom<half_t>>, "the name printed below");
-  print_item(os, "atom", plain(SmemAtomAB{}), "GMMA::Layout_K_SW128_Atom<half_t>: 8 rows x 64 halves, 1 KB");
-  print_item(os, "sA", plain(typename Cfg::SmemLayoutA{}), "(BLK_M,BLK_K,STAGES) -> smem_idx, the atom tiled");
-  print_item(os, "sB", plain(typename Cfg::SmemLayoutB{}), "(BLK_N,BLK_K,STAGES) -> smem_idx");
-  print_item(os, "sC", plain(sC.layout()), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)");
-  print_item(os, "stage", str(Cfg::kStageBytes) + " bytes",
-             "a k-tile of A " + str(stage_a) + " + of B " + str(stage_b));
-  print_item(os, "smem", str(Cfg::kSmemBytes) + " bytes per CTA",
-             str(S) + " stages x " + str(Cfg::kStageBytes) + " (sC's " + str(c_bytes) + " reuse them), " + str(S) +
+  tut::print_tma_tensors(os, t);
+  tut::print_gmma_ring<Cfg, SmemAtomAB>(
+      os, "\n  shared memory: a ring of " + str(S) + " k-tiles of A and of B in GMMA's 128-byte swizzle atom, then the C\n"
+          "  tile in the same bytes\n",
+      false, plain(sC.layout()), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)",
+      str(S) + " stages x " + str(Cfg::kStageBytes) + " (sC's " + str(c_bytes) + " reuse them), " + str(S) +
                  " mbarriers, 1 KB alignment");
 
-  int const m0 = o.tile.m * bm, n0 = o.tile.n * bn;  // the tile's first row and col
-  os << "\n  TMA: thread 0 issues two copies per k-tile; each moves one box, gmem -> one stage of smem\n";
-  print_item(os, "box A", str(bk) + " x " + str(bm) + " halves (k x m), " + str(Cfg::kStageBytesA) + " bytes",
-             "= sA(_,_,stage): the box is the stage's layout");
-  print_item(os, "box B", str(bk) + " x " + str(bn) + " halves (k x n), " + str(Cfg::kStageBytesB) + " bytes",
-             "= sB(_,_,stage)");
-  print_item(os, "swizzle", "CU_TENSOR_MAP_SWIZZLE_128B", "the TMA unit writes the atom's Sw<3,4,3> as it stores");
-  print_item(os, "A rows", tut::box_rows(m0, bm, M), "this CTA's boxes of A");
-  print_item(os, "B rows", tut::box_rows(n0, bn, N), "this CTA's boxes of B");
-  print_item(os, "tAgA", "(TMA,1,1,k): (" + str(bm * bk) + ",1,1," + str(size<2>(t.gA)) + ")",
-             "partition_S(gA): the whole k-tile is one copy");
-  print_item(os, "tAsA", "(TMA,1,1,STAGES): (" + str(bm * bk) + ",1,1," + str(S) + ")", "partition_D(sA)");
+  tut::print_tma_boxes<Cfg>(os, t, o, "thread 0");
 
   ThrMMA thr_mma = mma.get_slice(T);
-  int const wg = T / kWarpgroupThreads;
-  Tensor tCsA = thr_mma.partition_A(sA);                // (MMA,MMA_M,MMA_K,STAGES)
-  Tensor tCsB = thr_mma.partition_B(sB);                // (MMA,MMA_N,MMA_K,STAGES)
-  Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
-  Tensor csA = make_identity_tensor(make_shape(bm, bk));  // (BLK_M,BLK_K) -> (m,k)
-  Tensor csB = make_identity_tensor(make_shape(bn, bk));  // (BLK_N,BLK_K) -> (n,k)
-  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % kWarpgroupThreads << " of warpgroup " << wg
+  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % kWarpgroupThreads << " of warpgroup " << T / kWarpgroupThreads
      << " (warp " << T / 32 << "), the warpgroup at " << tut::thread_mn(mma, T) << "\n";
   os << "  (Offsets before the swizzle: CuTe keeps a GMMA smem tensor's swizzle in its pointer.)\n";
-  print_item(os, "tCsA", plain(tCsA.layout()), "(MMA,MMA_M,MMA_K,STAGES) = partition_A(sA)");
-  print_item(os, "", tut::elements(thr_mma.partition_A(csA), "sA m", "k"), "its warpgroup's rows, every k");
-  print_item(os, "tCsB", plain(tCsB.layout()), "(MMA,MMA_N,MMA_K,STAGES) = partition_B(sB)");
-  print_item(os, "", tut::elements(thr_mma.partition_B(csB), "sB n", "k"), "all of B's tile");
-  print_item(os, "tCrA", "(MMA,MMA_M,MMA_K,STAGES): " + plain(shape(tCsA)) + " descriptors",
-             "make_fragment_A(tCsA): one 64-bit smem descriptor per wgmma");
-  print_item(os, "tCrB", "(MMA,MMA_N,MMA_K,STAGES): " + plain(shape(tCsB)) + " descriptors", "make_fragment_B(tCsB)");
-  print_item(os, "tCgC", plain(tCgC.layout()), "(MMA,MMA_M,MMA_N) = partition_C(gC)");
-  print_item(os, "tCrC", plain(thr_mma.make_fragment_C(tCgC).layout()),
-             str(size(thr_mma.make_fragment_C(tCgC))) + " fp32 accumulators in registers");
-  auto [rows, cols] = tut::rows_cols(tut::coords_of(thr_mma.partition_C(t.cC)));
-  print_item(os, "C rows", rows, "global rows, as partition_C(cC) says");
-  print_item(os, "C cols", cols);
+  tut::print_wgmma_partition(os, mma, T, sA, sB, t, "its warpgroup's rows, every k");
 
   auto thr_copy_c = copy_c.get_slice(T);
-  Tensor csC = make_identity_tensor(make_shape(bm, bn));  // (BLK_M,BLK_N) -> (m,n)
-  os << "\n  epilogue (step07's): registers -> sC through partition_C, then thr_copy_c = copy_c.get_slice(" << T << ")\n";
-  print_item(os, "tCsC", plain(thr_mma.partition_C(sC).layout()), "(MMA,MMA_M,MMA_N) = partition_C(sC)");
-  print_item(os, "tDsC", plain(thr_copy_c.partition_S(sC).layout()), "(CPY,CPY_M,CPY_N) = partition_S(sC)");
-  print_item(os, "tDgC", plain(thr_copy_c.partition_D(t.gC).layout()), "(CPY,CPY_M,CPY_N) = partition_D(gC)");
-  print_item(os, "", tut::elements(thr_copy_c.partition_D(csC), "sC m", "n"), "the C entries it stores");
+  tut::print_smem_epilogue(os, mma, copy_c, T, sC, t, "(step07's)");
 
-  int const mma_k = int(size<2>(tCsA));
+  int const mma_k = int(size<2>(thr_mma.partition_A(sA)));
   int const k_tiles = int(size<2>(t.gA));
-  os << "\n  gemm() per k-tile: " << mma_k << " wgmma (MMA_K) per warpgroup, each " << wg_rows << "x" << bn
-     << "x16; loop counts: " << k_tiles << " k-tiles x " << mma_k << " = " << k_tiles * mma_k
-     << " wgmma per warpgroup\n";
+  tut::print_wgmma_counts(os, mma_k, wg_rows, bn, k_tiles);
 
   // ---- What is new: the TMA unit -------------------------------------------------------------------
   tut::print_section(os, 4, "What is new: TMA boxes, a tensor map, and an mbarrier per stage");
