@@ -2,6 +2,8 @@
 /// \brief Step 08's entry points, for its main(), the tests and the benchmark.
 #pragma once
 
+#include <string>
+
 #include <cuda_runtime_api.h>
 
 #include "tut/harness.hpp"
@@ -17,6 +19,10 @@ enum class Bug : int;
 /// of 8 and A and B 16-byte aligned; otherwise it throws tut::UsageError.
 template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream);
+
+/// \brief --svg: the step's own pictures, written into \p dir (pictures.cpp).
+template <class Cfg>
+void pipeline_pictures(tut::Options const& o, std::string const& dir);
 
 /// \brief The step, as the harness drives it.
 tut::Step const& step();

@@ -2,6 +2,8 @@
 /// \brief Step 13's entry points, for its main(), the tests and the benchmark.
 #pragma once
 
+#include <string>
+
 #include <cuda_runtime_api.h>
 
 #include "tut/harness.hpp"
@@ -17,6 +19,9 @@ enum class Bug : int;
 /// tut::UsageError.
 template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream);
+
+/// \brief --svg: the step's own pictures, written into \p dir (pictures.cpp).
+void turns_picture(tut::Options const& o, std::string const& dir);
 
 /// \brief The step, as the harness drives it.
 tut::Step const& step();
