@@ -103,17 +103,13 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "stages", str(S), "k-tiles in the smem ring");
   static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
   tut::print_wgmma_atom<Cfg>(os, Cfg::kWarpgroups, "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
-  int const copy_thr_k = bk / kChunk, copy_thr_m = Cfg::kThreads / copy_thr_k;
   static_assert(std::is_same_v<CopyOpG2S, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>>, "the name printed below");
-  print_item(os, "TiledCopy",
-             "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t> x threads (" + str(copy_thr_m) + "," + str(copy_thr_k) +
-                 "):(" + str(copy_thr_k) + ",1) x values (1,8)",
-             std::string("gmem -> smem, as step07") + (tut::zero_fills_v<CopyOpG2S> ? ", zero-fill" : ", no zero-fill"));
-  int const c_thr_n = bn / kChunkC, c_thr_m = Cfg::kThreads / c_thr_n;
-  print_item(os, "epilogue",
-             "UniversalCopy<uint128_t> x threads (" + str(c_thr_m) + "," + str(c_thr_n) + "):(" + str(c_thr_n) +
-                 ",1) x values (1,4)",
-             "smem -> gmem, 16 bytes per store, as step07");
+  tut::print_tiled_copy<CopyThrLayout<size<2>(typename Cfg::CtaTiler{}), Cfg::kThreads>, CopyValLayout>(
+      os, "TiledCopy", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>",
+      std::string("gmem -> smem, as step07") + (tut::zero_fills_v<CopyOpG2S> ? ", zero-fill" : ", no zero-fill"));
+  int const c_thr_n = bn / kChunkC;
+  tut::print_tiled_copy<EpilogueThrLayout<size<1>(typename Cfg::CtaTiler{}), Cfg::kThreads>, EpilogueValLayout>(
+      os, "epilogue", "UniversalCopy<uint128_t>", "smem -> gmem, 16 bytes per store, as step07");
   print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "whole 16-byte chunks per row");
 
   auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),

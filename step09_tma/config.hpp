@@ -57,15 +57,18 @@ using CopyOpS2G = UniversalCopy<uint128_t>;
 //! [atoms]
 
 //! [tiled_copy]
+/// \brief The epilogue's threads over the C tile: BLK_N/4 side by side along a row, then down the rows.
+template <int BLK_N, int THREADS>
+using EpilogueThrLayout = Layout<Shape<Int<THREADS * kChunkC / BLK_N>, Int<BLK_N / kChunkC>>,  // (m,n) -> thr_idx
+                                 Stride<Int<BLK_N / kChunkC>, _1>>;
+/// \brief One store's values: 4 floats along n. (m,n) -> val_idx
+using EpilogueValLayout = Layout<Shape<_1, Int<kChunkC>>>;
 /// \brief The epilogue's TiledCopy of the (BLK_M,BLK_N) C tile, smem -> gmem: BLK_N/4 threads side by side
 /// store one row of the tile in 16-byte chunks (n fastest), so a warp writes whole rows of C: 512
-/// contiguous bytes per 128 columns. (m,n) -> thr_idx and -> val_idx
+/// contiguous bytes per 128 columns.
 template <int BLK_N, int THREADS>
 CUTE_HOST_DEVICE auto make_tiled_copy_epilogue() {
-  constexpr int kThrN = BLK_N / kChunkC;                                                     // threads along a row
-  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{},
-                         Layout<Shape<Int<THREADS / kThrN>, Int<kThrN>>, Stride<Int<kThrN>, _1>>{},  // (m,n) -> thr_idx
-                         Layout<Shape<_1, Int<kChunkC>>>{});                                         // (m,n) -> val_idx
+  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{}, EpilogueThrLayout<BLK_N, THREADS>{}, EpilogueValLayout{});
 }
 //! [tiled_copy]
 

@@ -69,11 +69,9 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   tut::print_roles<Cfg>(os, "(threads 0.." + str(Cfg::kMmaThreads - 1) + ")", Cfg::kConsumers,
                         "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
   tut::print_tma_load(os);
-  int const c_thr_n = bn / kChunkC, c_thr_m = Cfg::kMmaThreads / c_thr_n;
-  print_item(os, "epilogue",
-             "UniversalCopy<uint128_t> x threads (" + str(c_thr_m) + "," + str(c_thr_n) + "):(" + str(c_thr_n) +
-                 ",1) x values (1,4)",
-             "smem -> gmem by the consumers, 16 bytes per store, as step09");
+  int const c_thr_n = bn / kChunkC;
+  tut::print_tiled_copy<EpilogueThrLayout<size<1>(typename Cfg::CtaTiler{}), Cfg::kMmaThreads>, EpilogueValLayout>(
+      os, "epilogue", "UniversalCopy<uint128_t>", "smem -> gmem by the consumers, 16 bytes per store, as step09");
   tut::print_tma_sizes(os, kChunk);
 
   auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),

@@ -35,6 +35,13 @@ inline void print_row(std::ostream& os, std::vector<std::string> const& cells, s
   os << '\n';
 }
 
+/// \brief Section 2's line of a TiledCopy: its copy operation \p op, laid over the threads \p ThrLayout,
+/// each moving the values \p ValLayout (the two layouts make_tiled_copy was given).
+template <class ThrLayout, class ValLayout>
+void print_tiled_copy(std::ostream& os, std::string const& name, std::string const& op, std::string const& note) {
+  print_item(os, name, op + " x threads " + plain(ThrLayout{}) + " x values " + plain(cute::shape(ValLayout{})), note);
+}
+
 /// \brief Section 2's TiledMMA line: the wgmma atom of Cfg, laid over \p warpgroups warpgroups along M.
 template <class Cfg>
 void print_wgmma_atom(std::ostream& os, int warpgroups, std::string const& note) {
