@@ -68,6 +68,6 @@ lines)
 diff)
   if [ -t 1 ]; then color=(--color=always); else color=(); fi
   for f in $files; do
-    diff -u "${color[@]}" --label "$a/$f" --label "$b/$f" "$a/$f" "$b/$f" 2>/dev/null || true
+    diff -u -N "${color[@]}" --label "$a/$f" --label "$b/$f" "$a/$f" "$b/$f" || true
   done ;;
 esac

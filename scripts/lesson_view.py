@@ -20,7 +20,7 @@ import re
 import sys
 
 TAG_RE = re.compile(r"//~(bug|stress)\b")
-BLOCK_BEGIN_RE = re.compile(r"^\s*//~(bug|stress)\{\s*$")
+BLOCK_BEGIN_RE = re.compile(r"^\s*//~(bug|stress)\{")
 BLOCK_END_RE = re.compile(r"^\s*//~(bug|stress)\}\s*$")
 
 

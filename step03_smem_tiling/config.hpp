@@ -67,8 +67,8 @@ struct SharedStorage {
 };
 //! [shared_storage]
 
-/// \brief The bugs --bug plants into the kernel, each a line or two of kernel.cuh (`if constexpr (BUG ...)`);
-/// trace.cpp says what each breaks and which check catches it.
+/// \brief The bugs --bug plants into the kernel, each a line or two of kernel.cuh (tagged `//~bug`);
+/// step.cpp says what each breaks and which check catches it.
 enum class Bug : int {
   none = 0,               ///< the kernel as written
   //~bug{

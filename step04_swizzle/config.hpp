@@ -100,7 +100,7 @@ using SmemLayout = std::conditional_t<K == SmemKind::swizzled, SmemSwizzled<BLK_
                                       std::conditional_t<K == SmemKind::plain, SmemPlain<BLK_MN, BLK_K>,
                                                          SmemKMajor<BLK_MN, BLK_K>>>;
 
-/// \brief The bugs --bug plants, each a line or two of kernel.cuh or launch.cu (`BUG ==`); trace.cpp says
+/// \brief The bugs --bug plants, each a line or two of kernel.cuh or launch.cu (tagged `//~bug`); step.cpp says
 /// what each breaks and which check catches it.
 enum class Bug : int {
   none = 0,                ///< the kernel as written

@@ -10,6 +10,19 @@ namespace step04 {
 
 namespace {
 
+// The smem layouts the kernel runs with: the configuration's.
+template <class Cfg, Bug BUG>
+struct SmemOf : Cfg {};
+//~bug{ swizzle_off_by_one: sA and sB swizzled with B = 2 instead of 3 (config.hpp)
+template <class Cfg>
+struct SmemOf<Cfg, Bug::swizzle_off_by_one> {
+  static constexpr int kM = size<0>(typename Cfg::CtaTiler{}), kN = size<1>(typename Cfg::CtaTiler{});
+  static constexpr int kK = size<2>(typename Cfg::CtaTiler{});
+  using SmemLayoutA = SmemSwizzled<kM, kK, 2>;
+  using SmemLayoutB = SmemSwizzled<kN, kK, 2>;
+};
+//~bug}
+
 //! [launch]
 // One launch of the kernel built from Cfg.
 template <class Cfg, Bug BUG>
@@ -21,12 +34,8 @@ void launch_config(tut::GemmArgs const& args, cudaStream_t stream) {
   dim3 block(size(mma));                                    // THR_M x THR_N threads
   dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per BLK_M x BLK_N tile of C
             ceil_div(N, size<1>(cta_tiler)));
-  //~bug swizzle_off_by_one: sA and sB swizzled with B = 2 instead of 3 (config.hpp).
-  constexpr bool off_by_one = BUG == Bug::swizzle_off_by_one;
-  using SmemLayoutA = std::conditional_t<off_by_one, SmemSwizzled<decltype(size<0>(cta_tiler))::value, decltype(size<2>(cta_tiler))::value, 2>,
-                                         typename Cfg::SmemLayoutA>;
-  using SmemLayoutB = std::conditional_t<off_by_one, SmemSwizzled<decltype(size<1>(cta_tiler))::value, decltype(size<2>(cta_tiler))::value, 2>,
-                                         typename Cfg::SmemLayoutB>;
+  using SmemLayoutA = typename SmemOf<Cfg, BUG>::SmemLayoutA;  // sA's layout: the configuration's
+  using SmemLayoutB = typename SmemOf<Cfg, BUG>::SmemLayoutB;
   gemm_kernel<BUG><<<grid, block, Cfg::kSmemBytes, stream>>>(  // dynamic smem: one Cfg::Smem
       cta_tiler,
       static_cast<Element const*>(args.A), make_layout_A(M, K), SmemLayoutA{}, typename Cfg::TiledCopyA{},

@@ -91,7 +91,7 @@ struct SharedStorage {
 };
 //! [shared_storage]
 
-/// \brief The bugs --bug plants, each a line or two of kernel.cuh or launch.cu (`BUG ==`); trace.cpp says
+/// \brief The bugs --bug plants, each a line or two of kernel.cuh or launch.cu (tagged `//~bug`); step.cpp says
 /// what each breaks and which check catches it.
 enum class Bug : int {
   none = 0,  ///< the kernel as written

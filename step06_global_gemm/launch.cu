@@ -9,6 +9,18 @@
 
 namespace step06 {
 
+// The copies the kernel runs with: the configuration's.
+template <class Cfg, Bug BUG>
+struct CopiesOf : Cfg {};
+//~bug{ no_zero_fill: the plain cp.async, which skips a masked chunk instead of writing zeros
+template <class Cfg>
+struct CopiesOf<Cfg, Bug::no_zero_fill> {
+  using TiledCopyA = decltype(make_tiled_copy_cp_async<size<2>(typename Cfg::CtaTiler{}), Cfg::kThreads,
+                                                       SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>>());
+  using TiledCopyB = TiledCopyA;
+};
+//~bug}
+
 //! [launch]
 // One launch of the kernel built from Cfg. K must be a multiple of 8 and A, B 16-byte aligned: the
 // harness and the benchmark only pass such problems (multiple_of) and cudaMalloc'd pointers, and a
@@ -26,11 +38,8 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
   dim3 block(size(mma));                                    // 32 threads per warp of the TiledMMA
   dim3 grid(ceil_div(M, size<0>(cta_tiler)),                // one CTA per BLK_M x BLK_N tile of C
             ceil_div(N, size<1>(cta_tiler)));
-  //~bug no_zero_fill: the plain cp.async, which skips a masked chunk instead of writing zeros.
-  using Plain = decltype(make_tiled_copy_cp_async<decltype(size<2>(typename Cfg::CtaTiler{}))::value, Cfg::kThreads,
-                                                  SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>>());
-  using TiledCopyA = std::conditional_t<BUG == Bug::no_zero_fill, Plain, typename Cfg::TiledCopyA>;
-  using TiledCopyB = std::conditional_t<BUG == Bug::no_zero_fill, Plain, typename Cfg::TiledCopyB>;
+  using TiledCopyA = typename CopiesOf<Cfg, BUG>::TiledCopyA;  // gmem -> smem: the configuration's
+  using TiledCopyB = typename CopiesOf<Cfg, BUG>::TiledCopyB;
   gemm_kernel<BUG><<<grid, block, Cfg::kSmemBytes, stream>>>(   // dynamic smem: one Cfg::Smem
       cta_tiler,
       static_cast<ElementAB const*>(args.A), make_layout_A(M, K), typename Cfg::SmemLayoutA{}, TiledCopyA{},

@@ -25,12 +25,13 @@ using namespace cute;
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class Cfg, class Params>
 __global__ static __launch_bounds__(Cfg::kThreads)
-void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
+void gemm_kernel(Params const p)
 {
   //! [params]
   // ---- The configuration and the run ---------------------------------------------------------------
   // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
-  // (tut::CpAsyncParams, made by the launch). Here they take the names the kernel uses.
+  // (tut::CpAsyncParams, made by the launch; by value, kernel_params.hpp says why). Here they take the
+  // names the kernel uses.
   using TiledMma = typename Cfg::TiledMma;                  // the warps' mma.sync
   using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
   using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx

@@ -155,7 +155,7 @@ struct RingState {
 };
 //! [ring_state]
 
-/// \brief The bugs --bug plants, each a line or two of kernel.cuh (`BUG ==`); trace.cpp says what each
+/// \brief The bugs --bug plants, each a line or two of kernel.cuh (tagged `//~bug`); step.cpp says what each
 /// breaks and which check catches it.
 enum class Bug : int {
   none = 0,  ///< the kernel as written

@@ -153,7 +153,7 @@ struct RingState {
 };
 //! [ring_state]
 
-/// \brief The bugs --bug plants, each a line or two of launch.cu (`BUG ==`); trace.cpp says what each
+/// \brief The bugs --bug plants, each a line or two of launch.cu (tagged `//~bug`); step.cpp says what each
 /// breaks and which check catches it. Step 12's idea lives in the launch, and so do its bugs.
 enum class Bug : int {
   none = 0,  ///< the launch as written

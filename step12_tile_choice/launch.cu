@@ -10,13 +10,20 @@
 
 namespace step12 {
 
+// The configuration whose tiles the launch's grid counts: Cfg.
+template <class Cfg, Bug BUG>
+struct GridOf : Cfg {};
+//~bug{ grid_of_other_tile: the grid is counted in the other configuration's tiles
+template <class Cfg>
+struct GridOf<Cfg, Bug::grid_of_other_tile> : OtherThan<Cfg> {};
+//~bug}
+
 //! [launch]
 // One launch of the kernel built from Cfg: tut::launch_tma checks the problem, packs the kernel's
 // Params (the TMA descriptors among them) and launches it; the lambda names the kernel for them.
 template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream) {
-  //~bug grid_of_other_tile counts the CTAs in the other configuration's tiles.
-  using GridTiler = typename std::conditional_t<BUG == Bug::grid_of_other_tile, OtherThan<Cfg>, Cfg>::CtaTiler;
+  using GridTiler = typename GridOf<Cfg, BUG>::CtaTiler;   // the configuration whose tiles the grid counts
   tut::launch_tma<Cfg, tut::StoreC::tma_where_aligned, GridTiler>(
       args, stream, make_layout_A, make_layout_B, make_layout_C,
       [](auto const& params) { return &gemm_kernel<Cfg, std::decay_t<decltype(params)>>; });

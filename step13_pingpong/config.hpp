@@ -178,7 +178,7 @@ struct RingState {
 };
 //! [ring_state]
 
-/// \brief The bugs --bug plants, each a line of kernel.cuh (`BUG ==`); trace.cpp says what each breaks
+/// \brief The bugs --bug plants, each a line of kernel.cuh (tagged `//~bug`); step.cpp says what each breaks
 /// and which check catches it. Both are step 12's lines, kept where ping-pong changed them.
 enum class Bug : int {
   none = 0,                  ///< the kernel as written
