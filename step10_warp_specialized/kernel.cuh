@@ -26,8 +26,8 @@ using namespace cute;
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
 /// only the run knows (tut::TmaParams): the problem's layouts, A's and B's TMA descriptors, the schedule
 /// (a 1-D grid: CTA i computes the raster order's tile i), C, and p.c_aligned: C's rows start 16-byte
-/// aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time;
-/// otherwise it stores the same partition one float at a time.
+/// aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it stores
+/// the same partition one float at a time.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class Cfg, class Params>
 __global__ static __launch_bounds__(Cfg::kThreads, 1)
