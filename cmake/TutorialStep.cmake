@@ -11,6 +11,7 @@
 #   step.cpp     what only this step prints (the shared sections come from common/), its variants, its
 #                bugs, its SASS classes: its tut::Step
 #   pictures.cpp (where it has them) the step's own pictures
+#   what_is_new.hpp (where section 4 is long) the helpers of what only this step prints
 #   main.cpp     hands the step to the common harness
 #   <dir>.hpp    the entry points: launch() and step()
 # and, where the step has them, its host models: smem_accesses.hpp (the smem instructions its threads

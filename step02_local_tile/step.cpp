@@ -14,13 +14,13 @@
 #include "tut/make_step.hpp"
 #include "tut/mask.hpp"
 #include "tut/printout.hpp"
+#include "tut/printout_sm80.hpp"
 
 namespace step02 {
 
 namespace {
 
 using tut::plain;
-using tut::print_item;
 using tut::str;
 
 /// \brief local_tile(m, cta_tiler, cta_coord, proj), spelled out with the three calls it makes: dice
@@ -67,43 +67,20 @@ tut::TextBlock mask_grid(std::string const& title, char row_name, char col_name,
 }
 
 void trace(std::ostream& os, tut::Options const& o) {
-  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
   int const T = int(o.thread);
   CtaTiler cta_tiler;
   TiledMma mma = make_tiled_mma_fma();
-
   auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, kThreads);
   tut::print_fma_tiled_mma(os, mma, "as in step01");
 
-  // The kernel's tensors for the traced CTA (gA, gB, gC), and the same tiling of identity tensors
-  // (cA, cB, cC), which gives the global (m,k), (n,k), (m,n) of every element.
-  auto const t = tut::tile_cta<Element, Element>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                 make_layout_C(M, N), o.tile.m, o.tile.n);
-
-  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, traced);
-
-  ThrMMA thr_mma = mma.get_slice(T);
-  Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
-  Tensor tCgA = thr_mma.partition_A(t.gA(_, _, 0));     // (MMA,MMA_M,MMA_K)
-  Tensor tCgB = thr_mma.partition_B(t.gB(_, _, 0));     // (MMA,MMA_N,MMA_K)
-  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T << "'s share " << tut::thread_mn(mma, T) << "\n";
-  print_item(os, "tCgC", plain(tCgC.layout()), "(MMA,MMA_M,MMA_N)  partition_C(gC)");
-  print_item(os, "tCgA", plain(tCgA.layout()), "(MMA,MMA_M,MMA_K)  partition_A(gA(_,_,k))");
-  print_item(os, "tCgB", plain(tCgB.layout()), "(MMA,MMA_N,MMA_K)  partition_B(gB(_,_,k))");
-  auto [rows, cols] = tut::rows_cols(tut::coords_of(thr_mma.partition_C(t.cC)));
-  auto [a_rows, a_ks] = tut::rows_cols(tut::coords_of(thr_mma.partition_A(t.cA(_, _, 0))));
-  auto [b_rows, b_ks] = tut::rows_cols(tut::coords_of(thr_mma.partition_B(t.cB(_, _, 0))));
-  print_item(os, "C rows", rows, "global rows, as partition_C(cC) says");
-  print_item(os, "C cols", cols);
-  print_item(os, "A rows", a_rows, "k " + a_ks + " of k-tile 0: the same rows as C");
-  print_item(os, "B rows", b_rows, "k " + b_ks + " of k-tile 0: the same cols as C");
-  int const k_tiles = int(size<2>(t.gA)), k_blocks = int(size<2>(tCgA)), fmas = int(size(tCgC));
-  os << "\n  loop counts: " << k_tiles << " k-tiles x " << k_blocks << " k-blocks x " << fmas << " FMAs = "
-     << k_tiles * k_blocks * fmas << " FMAs per thread (" << fmas << " outputs x " << k_tiles * k_blocks << " k)\n";
+  auto const t = tut::traced_tiles<Element, Element, make_layout_A, make_layout_B, make_layout_C>(cta_tiler, o);
+  tut::print_partitions_header(os, t, traced, T);
+  int const k_tiles = tut::print_fma_partitions(os, mma, T, t, t.gA(_, _, 0), t.gB(_, _, 0), t.cA(_, _, 0),
+                                                t.cB(_, _, 0)).k_tiles;
 
   // ---- What is new: the ragged edges -----------------------------------------------------------------
   tut::print_section(os, 4, "What is new: local_tile at the ragged edges, and the masks that guard them");
+  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
   os << "  local_tile = proj (keep the tiler modes that the Step marks _1)\n"
      << "             + tile (zipped_divide: ((tile),(tiles)))\n"
      << "             + coord (slice the tiles mode; '_' keeps that mode, here the k-tiles):\n";
@@ -121,6 +98,7 @@ void trace(std::ostream& os, tut::Options const& o) {
   tut::print_k_edge(os, K, bk);
 
   // The same calls as the kernel: partition the identity tiles, then make_mask.
+  ThrMMA thr_mma = mma.get_slice(T);
   Tensor tCcA = thr_mma.partition_A(t.cA);              // (MMA,MMA_M,MMA_K,k) -> (m,k)
   Tensor tCcB = thr_mma.partition_B(t.cB);              // (MMA,MMA_N,MMA_K,k) -> (n,k)
   Tensor tCcC = thr_mma.partition_C(t.cC);              // (MMA,MMA_M,MMA_N) -> (m,n)

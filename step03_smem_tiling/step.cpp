@@ -11,83 +11,54 @@
 #include "step03_smem_tiling.hpp"
 #include "tut/make_step.hpp"
 #include "tut/printout.hpp"
+#include "tut/printout_sm80.hpp"
+#include "tut/printout_sm90.hpp"
 
 namespace step03 {
 
 namespace {
 
-using tut::plain;
 using tut::print_item;
 using tut::str;
 
 // "128x128x16_t128_vec4": the name of a configuration.
 template <class Cfg>
 std::string name_of() {
-  typename Cfg::CtaTiler tiler;
-  return str(size<0>(tiler)) + "x" + str(size<1>(tiler)) + "x" + str(size<2>(tiler)) + "_t" + str(Cfg::kThreads) +
+  return tut::config_name<Cfg>() + "x" + str(size<2>(typename Cfg::CtaTiler{})) + "_t" + str(Cfg::kThreads) +
          (Cfg::kVec == 1 ? std::string("_scalar") : "_vec" + str(Cfg::kVec));
 }
 
 template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {
-  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
-  int const T = int(o.thread);
+  int const T = int(o.thread), vec = Cfg::kVec;
   typename Cfg::CtaTiler cta_tiler;
   typename Cfg::TiledMma mma;
-  typename Cfg::TiledCopyA copy_a;
-  typename Cfg::TiledCopyB copy_b;
-
   auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
   print_item(os, "config", name_of<Cfg>(), "--variant: BLK_MxBLK_NxBLK_K_t<threads>_vec<VEC>");
   tut::print_fma_tiled_mma(os, mma, "runs of 4 rows, 4 cols, as in step02");
-  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler), vec = Cfg::kVec;
+  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
   int const copy_thr_m = bm / vec, copy_thr_k = Cfg::kThreads / copy_thr_m;
-  std::string const op = vec == 4 ? "uint128_t" : vec == 2 ? "uint64_t" : "uint32_t";
-  print_item(os, "TiledCopy", "UniversalCopy<" + op + "> x threads (" + str(copy_thr_m) + "," + str(copy_thr_k) + ")",
+  std::string const op = tut::universal_copy(8 * int(sizeof(Element)) * vec);  // vec elements at once
+  print_item(os, "TiledCopy", op + " x threads (" + str(copy_thr_m) + "," + str(copy_thr_k) + ")",
              "thread t -> (t%" + str(copy_thr_m) + ", t/" + str(copy_thr_m) + "), M-major");
   print_item(os, "", "x values (" + str(vec) + ",1): " + str(vec) + " floats per copy", "the same for A and B");
 
-  // The kernel's tensors for the traced CTA (gA, gB, gC), and the same tiling of identity tensors
-  // (cA, cB, cC), which gives the global (m,k), (n,k), (m,n) of every element.
-  auto const t = tut::tile_cta<Element, Element>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                 make_layout_C(M, N), o.tile.m, o.tile.n);
-  // The smem tiles (never dereferenced on the host), and identity tensors of their shapes: (m,k) in the tile.
+  auto const t = tut::traced_tiles<Element, Element, make_layout_A, make_layout_B, make_layout_C>(cta_tiler, o);
+  // The smem tiles (never dereferenced on the host), and an identity tensor of sA's shape: (m,k) in the tile.
   Tensor sA = make_tensor(make_smem_ptr(static_cast<Element*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K)
   Tensor sB = make_tensor(make_smem_ptr(static_cast<Element*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K)
   Tensor csA = make_identity_tensor(shape(sA));         // (BLK_M,BLK_K) -> (m,k) in the tile
-  Tensor csB = make_identity_tensor(shape(sB));         // (BLK_N,BLK_K) -> (n,k) in the tile
-
-  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, traced);
-  tut::print_smem_and_copy(os, t, sA, sB, "M-major", "N-major", Cfg::kSmemBytes, copy_a, copy_b, T,
-                           "share of each k-tile, gmem -> smem", false);
-  auto thr_copy_a = copy_a.get_slice(T);
-  auto thr_copy_b = copy_b.get_slice(T);
-
+  auto const [k_tiles, k_blocks, fmas] =
+      tut::print_fma_smem_partitions<Cfg>(os, t, traced, sA, sB, "M-major", "N-major", T, false);
+  auto thr_copy_a = typename Cfg::TiledCopyA{}.get_slice(T);
+  auto thr_copy_b = typename Cfg::TiledCopyB{}.get_slice(T);
   ThrMMA thr_mma = mma.get_slice(T);
-  Tensor tCgC = thr_mma.partition_C(t.gC);              // (MMA,MMA_M,MMA_N)
-  Tensor tCsA = thr_mma.partition_A(sA);                // (MMA,MMA_M,MMA_K)
-  Tensor tCsB = thr_mma.partition_B(sB);                // (MMA,MMA_N,MMA_K)
-  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T << "'s share " << tut::thread_mn(mma, T) << "\n";
-  print_item(os, "tCgC", plain(tCgC.layout()), "(MMA,MMA_M,MMA_N)  partition_C(gC)");
-  print_item(os, "tCsA", plain(tCsA.layout()), "(MMA,MMA_M,MMA_K)  partition_A(sA)");
-  print_item(os, "tCsB", plain(tCsB.layout()), "(MMA,MMA_N,MMA_K)  partition_B(sB)");
-  print_item(os, "tCrA", plain(thr_mma.partition_fragment_A(sA).layout()), "registers; tCrB alike");
-  auto [rows, cols] = tut::rows_cols(tut::coords_of(thr_mma.partition_C(t.cC)));
-  auto [a_rows, a_ks] = tut::rows_cols(tut::coords_of(thr_mma.partition_A(csA)));
-  auto [b_rows, b_ks] = tut::rows_cols(tut::coords_of(thr_mma.partition_B(csB)));
-  print_item(os, "C rows", rows, "global rows, as partition_C(cC) says");
-  print_item(os, "C cols", cols);
-  print_item(os, "sA rows", a_rows, "k " + a_ks + " of every k-tile: C's rows, in the tile");
-  print_item(os, "sB rows", b_rows, "k " + b_ks + " of every k-tile: C's cols, in the tile");
-  int const k_tiles = int(size<2>(t.gA)), k_blocks = int(size<2>(tCsA)), fmas = int(size(tCgC));
-  os << "\n  loop counts: " << k_tiles << " k-tiles x " << k_blocks << " k-blocks x " << fmas << " FMAs = "
-     << k_tiles * k_blocks * fmas << " FMAs per thread (" << fmas << " outputs x " << k_tiles * k_blocks << " k)\n";
 
   // ---- What is new: shared memory --------------------------------------------------------------------
   tut::print_section(os, 4, "What is new: shared memory, a copy partition and a math partition");
+  int const M = int(o.problem.m), N = int(o.problem.n);
   int const cpy_a = int(size(thr_copy_a.partition_D(sA))), cpy_b = int(size(thr_copy_b.partition_D(sB)));
-  int const rd_a = int(size<1>(tCsA)), rd_b = int(size<1>(tCsB));
+  int const rd_a = int(size<1>(thr_mma.partition_A(sA))), rd_b = int(size<1>(thr_mma.partition_B(sB)));
   int const thr_m = size<1>(mma.get_thr_layout_vmnk()), thr_n = size<2>(mma.get_thr_layout_vmnk());
   os << "  Per k-tile, the CTA loads sA and sB once from gmem; each thread then reads its rows from smem:\n"
      << "    for k_tile in 0.." << k_tiles - 1 << ":\n"
@@ -129,32 +100,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
                                                             ", so the launcher runs the scalar twin.\n");
 }
 
-// The configuration the launcher runs for this problem (launch.cu also checks the pointers' alignment).
-template <class Cfg>
-void trace(std::ostream& os, tut::Options const& o) {
-  if (vector_copies_fit(Cfg::kVec, o.problem))
-    trace_config<Cfg>(os, o);
-  else
-    trace_config<typename Cfg::Scalar>(os, o);
-}
-
-// --svg: the pictures of the configuration the launcher runs for this problem, as trace() prints it.
-template <class Cfg>
-void pictures(tut::Options const& o, tut::OperandStrides const& st, std::string const& step,
-              tut::TileSchedule const& schedule) {
-  if (vector_copies_fit(Cfg::kVec, o.problem))
-    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<Cfg, Element>>(o, st, step, schedule);
-  else
-    tut::write_pictures<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<typename Cfg::Scalar, Element>>(o, st, step, schedule);
-}
-
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  std::vector<tut::Variant> v{tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      name_of<Cfg>(), &launch_vector_or_scalar<Cfg, Bug::none>, &trace<Cfg>)...};
-  std::size_t i = 0;
-  ((v[i++].pictures = &pictures<Cfg>), ...);
-  return v;
+  return {tut::vector_or_scalar_variant<Cfg, Element, vector_copies_fit, &trace_config<Cfg>,
+                                        &trace_config<typename Cfg::Scalar>>(
+      name_of<Cfg>(), &launch_vector_or_scalar<Cfg, Bug::none>)...};
 }
 
 }  // namespace

@@ -2,12 +2,19 @@
 /// \brief Step 07's entry points, for its main(), the tests and the benchmark.
 #pragma once
 
+#include <string>
+
 #include <cuda_runtime_api.h>
 
 #include "tut/harness.hpp"
 
 /// \brief Step 07: the kernel, its launch and its printout (docs/step07_multistage.md tells the story).
 namespace step07 {
+
+/// \brief --svg: the step's own pictures of configuration \p Cfg (one of Variants), written into \p dir
+/// (pictures.cpp).
+template <class Cfg>
+void pipeline_pictures(tut::Options const& o, std::string const& dir);
 
 /// \brief The bugs --bug plants (config.hpp).
 enum class Bug : int;
