@@ -1,7 +1,8 @@
 /// \file step08_wgmma/what_is_new.hpp
 /// \brief Section 4 of step 08's printout, what only this step prints (step.cpp calls it after the
-/// sections every Hopper step shares): what the atom does to byte addresses, the descriptors that stand for fragments,
-/// the accumulators' TV layout per warpgroup, and the pipeline with one wgmma batch running.
+/// sections every Hopper step shares): what the atom does to byte addresses, the descriptors that stand
+/// for fragments, the accumulators' TV layout per warpgroup, and the pipeline with one wgmma batch
+/// running.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 /// \file step09_tma/what_is_new.hpp
 /// \brief Section 4 of step 09's printout, what only this step prints (step.cpp calls it after the
-/// sections every Hopper step shares): the TMA box and descriptor, the bytes each stage's mbarrier expects, and the
-/// phase each k-tile is waited for.
+/// sections every Hopper step shares): the TMA box and descriptor, the bytes each stage's mbarrier
+/// expects, and the phase each k-tile is waited for.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 /// \file step10_warp_specialized/what_is_new.hpp
 /// \brief Section 4 of step 10's printout, what only this step prints (step.cpp calls it after the
-/// sections every Hopper step shares): the warp roles, setmaxnreg, the pipeline's barrier phases for the first
-/// k-tiles, and the epilogue's stores.
+/// sections every Hopper step shares): the warp roles, setmaxnreg, the pipeline's barrier phases for
+/// the first k-tiles, and the epilogue's stores.
 #pragma once
 
 #include <algorithm>
