@@ -9,7 +9,7 @@
 # scripts/lesson_view.py says. Neither shows here: the code as written does.
 # --lines counts the changed lines (+ and -): K those of kernel.cuh and config.hpp; S those of the files
 # that differ in every step by design (step.cpp: what only this step prints, its bugs, its SASS classes;
-# pictures.cpp: its own pictures);
+# what_is_new.hpp, derivation.hpp: the helpers of its section 4; pictures.cpp: its own pictures);
 # E those of every other file.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -60,7 +60,7 @@ lines)
     n=$(changed "$f")
     case "$f" in
       kernel.cuh|config.hpp) k=$((k + n)) ;;
-      step.cpp|pictures.cpp) s=$((s + n)) ;;
+      step.cpp|pictures.cpp|what_is_new.hpp|derivation.hpp) s=$((s + n)) ;;
       *) e=$((e + n)) ;;
     esac
   done
