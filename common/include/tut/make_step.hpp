@@ -1,6 +1,6 @@
 /// \file make_step.hpp
 /// \brief Building a tut::Step from a step's registration and config: its variants and what its layouts
-/// say (host only). Every step's trace.cpp ends with one make_step() call.
+/// say (host only). Every step's step.cpp ends with one make_step() call.
 #pragma once
 
 #include <stdexcept>

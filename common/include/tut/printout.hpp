@@ -3,8 +3,9 @@
 /// kernel's own calls: one tile's tensors, the tiler and the schedule, copy partitions, TV grids, the
 /// ragged edges (host only). A section only one step prints lives in that step.
 ///
-/// A step's trace.cpp strings these together in the same order in every step, so that a diff between
-/// two steps' printouts shows only what the later one adds.
+/// A step's step.cpp strings these together in the same order in every step (with printout_sm80.hpp's
+/// and printout_sm90.hpp's), so that a diff between two steps' printouts shows only what the later one
+/// adds.
 #pragma once
 
 #include <cstdint>
