@@ -26,8 +26,8 @@ using tut::plain;
 using tut::print_item;
 using tut::str;
 
-// The pipeline's first k-tiles: which stage is filled and which is read, as the kernel's PipeState goes,
-// and which wgmma batch each iteration leaves running.
+/// \brief The pipeline's first k-tiles: which stage is filled and which is read, as the kernel's PipeState goes,
+/// and which wgmma batch each iteration leaves running.
 template <class Cfg>
 void print_timeline(std::ostream& os, int k_tiles) {
   constexpr int S = Cfg::kStages;

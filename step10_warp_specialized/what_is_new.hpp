@@ -24,7 +24,7 @@ using tut::plain;
 using tut::print_item;
 using tut::str;
 
-// The barrier phases of the first k-tiles, as the kernel's RingState counters go.
+/// \brief The barrier phases of the first k-tiles, as the kernel's RingState counters go.
 template <class Cfg>
 void print_barriers(std::ostream& os, int k_tiles) {
   constexpr int S = Cfg::kStages;

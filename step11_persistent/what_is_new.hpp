@@ -1,5 +1,6 @@
 /// \file step11_persistent/what_is_new.hpp
-/// \brief The helpers of section 4 of step 11's printout, what only this step prints: the ring's barrier phases across a tile boundary.
+/// \brief The helpers of section 4 of step 11's printout, what only this step prints: the ring's
+/// barrier phases across a tile boundary.
 #pragma once
 
 #include <algorithm>
@@ -21,7 +22,7 @@ using tut::plain;
 using tut::print_item;
 using tut::str;
 
-// The barrier phases around the traced CTA's first tile boundary, as the kernel's RingState counters go.
+/// \brief The barrier phases around the traced CTA's first tile boundary, as the kernel's RingState counters go.
 template <class Cfg>
 void print_barriers(std::ostream& os, int k_tiles, int visits) {
   constexpr int S = Cfg::kStages;

@@ -1,5 +1,6 @@
 /// \file step12_tile_choice/what_is_new.hpp
-/// \brief The helpers of section 4 of step 12's printout, what only this step prints: how choose() weighed the two tiles.
+/// \brief The helpers of section 4 of step 12's printout, what only this step prints: how choose()
+/// weighed the two tiles.
 #pragma once
 
 #include <algorithm>
@@ -20,8 +21,8 @@ using tut::plain;
 using tut::print_item;
 using tut::str;
 
-// How choose() weighed the two configurations for this problem: each one's tiles, CTAs, and the work of
-// its busiest CTA.
+/// \brief How choose() weighed the two configurations for this problem: each one's tiles, CTAs, and the work of
+/// its busiest CTA.
 inline void print_choice(std::ostream& os, tut::Options const& o) {
   std::int64_t const M = o.problem.m, N = o.problem.n;
   int const chosen = choose(M, N);

@@ -1,5 +1,6 @@
 /// \file step13_pingpong/what_is_new.hpp
-/// \brief The helpers of section 4 of step 13's printout, what only this step prints: which warpgroup takes which of the CTA's tiles, and the turns.
+/// \brief The helpers of section 4 of step 13's printout, what only this step prints: which warpgroup
+/// takes which of the CTA's tiles, and the turns.
 #pragma once
 
 #include <algorithm>
@@ -20,8 +21,8 @@ using tut::plain;
 using tut::print_item;
 using tut::str;
 
-// The ping-pong: the traced CTA's tiles, which warpgroup takes each, where its k-tiles lie in the ring,
-// and the turn each waits for.
+/// \brief The ping-pong: the traced CTA's tiles, which warpgroup takes each, where its k-tiles lie in the ring,
+/// and the turn each waits for.
 template <class Cfg>
 void print_turns(std::ostream& os, tut::TracedTile const& traced, int K) {
   constexpr int S = Cfg::kStages;
