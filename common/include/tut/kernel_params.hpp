@@ -1,5 +1,5 @@
 /// \file kernel_params.hpp
-/// \brief The one argument of a Hopper step's kernel (host and device): what a launch knows only at run
+/// \brief The one argument of a kernel from step 07 on (host and device): what a launch knows only at run
 /// time, packed on the host (tut/launch.cuh makes it). Everything static (the tiler, the TiledMMA, the smem
 /// layouts) is the kernel's configuration type instead, its first template argument.
 ///

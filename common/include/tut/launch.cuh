@@ -1,5 +1,5 @@
 /// \file launch.cuh
-/// \brief What the launch of every Hopper step does on the host, written once: check what cp.async or
+/// \brief What the launch of every step from 07 on does on the host, written once: check what cp.async or
 /// TMA needs of the problem, make the TMA descriptors from the step's configuration, pack the kernel's
 /// one argument (tut/kernel_params.hpp), ask for the dynamic shared memory, and start the grid the
 /// configuration's schedule gives. A step's launch.cu names its kernel; nothing else.
