@@ -1,7 +1,7 @@
 /// \file kernel_params.hpp
 /// \brief The one argument of a kernel from step 07 on (host and device): what a launch knows only at run
 /// time, packed on the host (tut/launch.cuh makes it). Everything static (the tiler, the TiledMMA, the smem
-/// layouts) is the kernel's configuration type instead, its first template argument.
+/// layouts) is the kernel's configuration type instead, its template argument Cfg.
 ///
 /// CUTLASS's kernels take theirs the same way: `GemmUniversal::Params`, built by
 /// `to_underlying_arguments()`, passed as one `__grid_constant__` argument.
