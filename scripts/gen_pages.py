@@ -147,8 +147,7 @@ def step_facts(steps):
             for s in steps}
     # The pictures common/ draws for every step whose objects have them (tut/pictures.hpp).
     shared = {f for f in re.findall(r'"([a-z_]+\.svg)"', read("common/include/tut/pictures.hpp"))}
-    out = ["| step | `--bug` | built for | the grid (`--tile` names a tile) | its own pictures (`--svg`) |",
-           "|---|---|---|---|---|"]
+    out = ["| step | bugs | built for | CTAs | its own pictures |", "|---|---|---|---|---|"]
     for s in steps:
         golden = os.path.join("tests", "golden", s["dir"] + "_bugs.txt")
         n_bugs = 0
@@ -157,8 +156,11 @@ def step_facts(steps):
         grid = next((line.split(None, 2)[2].strip() for line in read(f"tests/golden/{s['dir']}.txt").splitlines()
                      if line.startswith("  grid ")), "")
         grid = re.sub(r"^\(.*?\)\s+", "", grid)
+        threads = re.search(r"(\d+) threads", grid)
+        kind = "persistent" if grid.startswith("persistent") else "1-D grid" if grid.startswith("1-D") else "2-D grid"
+        grid = f"{kind}, {threads.group(1)} threads" if threads else grid
         own = ", ".join(f"`{f}`" for f in svgs[s["dir"]] if f not in shared) or "-"
-        arch = f"sm_{s['arch'].replace('-real', '')}" if s.get("arch") else "`CMAKE_CUDA_ARCHITECTURES`"
+        arch = f"sm_{s['arch'].replace('-real', '')}" if s.get("arch") else "the default"
         out.append(f"| [{s['dir']}](docs/{s['dir']}.md) | {n_bugs or '-'} | {arch} | {grid} | {own} |")
     return "\n".join(out) + "\n"
 
