@@ -39,9 +39,9 @@ bool c_rows_aligned(GemmArgs const& args);
 /// per kernel, on its first launch, not on every launch the benchmark times.
 void allow_dynamic_smem(void const* kernel, int bytes);
 
-//! [launch_kernel]
 /// \brief Launch \p kernel on \p p: Cfg's threads and shared memory, and the grid p.schedule gives for
 /// the tiles of \p GridTiler (the configuration's CTA tiler).
+//! [launch_kernel]
 template <class Cfg, class GridTiler = typename Cfg::CtaTiler, class Params>
 void launch_kernel(void (*kernel)(Params), Params const& p, Problem const& problem, cudaStream_t stream) {
   allow_dynamic_smem(reinterpret_cast<void const*>(kernel), Cfg::kSmemBytes);
@@ -51,9 +51,9 @@ void launch_kernel(void (*kernel)(Params), Params const& p, Problem const& probl
 }
 //! [launch_kernel]
 
-//! [cp_async_launch]
 /// \brief One launch of a kernel whose threads load A and B with cp.async: \p kernel_for(params) names the
 /// kernel for the Params type; \p make_a(M,K), \p make_b(N,K), \p make_c(M,N) are the step's layouts.
+//! [cp_async_launch]
 template <class Cfg, class MakeA, class MakeB, class MakeC, class KernelFor>
 void launch_cp_async(GemmArgs const& args, cudaStream_t stream, MakeA make_a, MakeB make_b, MakeC make_c,
                      KernelFor kernel_for) {
@@ -77,7 +77,6 @@ enum class StoreC {
   tma_where_aligned,   ///< the TMA unit where C's rows are 16-byte aligned (two kernels), the threads elsewhere
 };
 
-//! [tma_launch]
 /// \brief One launch of a kernel whose A and B arrive by TMA. The descriptors: A's (and B's) address,
 /// extents and strides, and the box one copy moves, which is one stage of the smem layout, swizzle
 /// included. make_tma_copy reads all of it off the two CuTe layouts (and encodes it with the driver's
@@ -85,6 +84,7 @@ enum class StoreC {
 /// box is one epilogue buffer (`Cfg::SmemLayoutC`'s mode 2 counts the buffers), and the kernel built with
 /// it runs. \p kernel_for(params) names the kernel for the Params type; \p make_a(M,K), \p make_b(N,K),
 /// \p make_c(M,N) are the step's layouts; \p GridTiler counts the tiles of the grid.
+//! [tma_launch]
 template <class Cfg, StoreC STORE, class GridTiler = typename Cfg::CtaTiler, class MakeA, class MakeB,
           class MakeC, class KernelFor>
 void launch_tma(GemmArgs const& args, cudaStream_t stream, MakeA make_a, MakeB make_b, MakeC make_c,
