@@ -54,25 +54,31 @@ using CopyOpS2G = UniversalCopy<uint128_t>;
 //! [atoms]
 
 //! [tiled_copy]
+/// \brief The cp.async threads over a k-tile: BLK_K/8 side by side along a row, then down the tile.
+template <int BLK_K, int THREADS>
+using CopyThrLayout = Layout<Shape<Int<THREADS * kChunk / BLK_K>, Int<BLK_K / kChunk>>,  // (mn,k) -> thr_idx
+                             Stride<Int<BLK_K / kChunk>, _1>>;
+/// \brief One copy's values: 8 halves along k. (mn,k) -> val_idx
+using CopyValLayout = Layout<Shape<_1, Int<kChunk>>>;
 /// \brief Step 06's cp.async TiledCopy: BLK_K/8 threads side by side copy one row of a k-tile in 16-byte
-/// chunks (k fastest), then the threads repeat down the tile. (mn,k) -> thr_idx and -> val_idx
+/// chunks (k fastest), then the threads repeat down the tile.
 template <int BLK_K, int THREADS>
 CUTE_HOST_DEVICE auto make_tiled_copy_cp_async() {
-  constexpr int kThrK = BLK_K / kChunk;                                                      // threads along a row
-  return make_tiled_copy(Copy_Atom<CopyOpG2S, ElementAB>{},
-                         Layout<Shape<Int<THREADS / kThrK>, Int<kThrK>>, Stride<Int<kThrK>, _1>>{},  // (mn,k) -> thr_idx
-                         Layout<Shape<_1, Int<kChunk>>>{});                                          // (mn,k) -> val_idx
+  return make_tiled_copy(Copy_Atom<CopyOpG2S, ElementAB>{}, CopyThrLayout<BLK_K, THREADS>{}, CopyValLayout{});
 }
 
+/// \brief The epilogue's threads over the C tile: BLK_N/4 side by side along a row, then down the rows.
+template <int BLK_N, int THREADS>
+using EpilogueThrLayout = Layout<Shape<Int<THREADS * kChunkC / BLK_N>, Int<BLK_N / kChunkC>>,  // (m,n) -> thr_idx
+                                 Stride<Int<BLK_N / kChunkC>, _1>>;
+/// \brief One store's values: 4 floats along n. (m,n) -> val_idx
+using EpilogueValLayout = Layout<Shape<_1, Int<kChunkC>>>;
 /// \brief The epilogue's TiledCopy of the (BLK_M,BLK_N) C tile, smem -> gmem: BLK_N/4 threads side by side
 /// store one row of the tile in 16-byte chunks (n fastest), so a warp writes whole rows of C: 512
-/// contiguous bytes per 128 columns. (m,n) -> thr_idx and -> val_idx
+/// contiguous bytes per 128 columns.
 template <int BLK_N, int THREADS>
 CUTE_HOST_DEVICE auto make_tiled_copy_epilogue() {
-  constexpr int kThrN = BLK_N / kChunkC;                                                     // threads along a row
-  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{},
-                         Layout<Shape<Int<THREADS / kThrN>, Int<kThrN>>, Stride<Int<kThrN>, _1>>{},  // (m,n) -> thr_idx
-                         Layout<Shape<_1, Int<kChunkC>>>{});                                         // (m,n) -> val_idx
+  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{}, EpilogueThrLayout<BLK_N, THREADS>{}, EpilogueValLayout{});
 }
 //! [tiled_copy]
 

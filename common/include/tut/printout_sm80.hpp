@@ -87,23 +87,6 @@ std::string cp_async_threads(int chunk) {
                            int(cute::size<2>(typename Cfg::CtaTiler{})) / chunk);
 }
 
-/// \brief Section 2's TiledCopy line of a multistage kernel (step 07; step 08 prints the same line): Cfg's
-/// cp.async of A and B (cp_async_threads), \p chunk elements per thread, gmem -> smem as in step \p as.
-template <class Cfg, class CopyOp>
-void print_cp_async_line(std::ostream& os, int chunk, std::string const& as) {
-  print_item(os, "TiledCopy", cp_async_threads<Cfg, CopyOp>(chunk) + " x values (1," + str(chunk) + ")",
-             "gmem -> smem, as " + as + (zero_fills_v<CopyOp> ? ", zero-fill" : ", no zero-fill"));
-}
-
-/// \brief Section 2's epilogue line of a kernel that stores C from smem with 128-bit copies (step 07; step 08
-/// prints the same line): \p chunk floats per thread and store, BLK_N/chunk threads side by side along a row.
-template <class Cfg>
-void print_epilogue_copy_line(std::ostream& os, int chunk, std::string const& note) {
-  int const per_row = int(cute::size<1>(typename Cfg::CtaTiler{})) / chunk;
-  print_item(os, "epilogue",
-             row_major_threads(universal_copy(128), Cfg::kThreads, per_row) + " x values (1," + str(chunk) + ")", note);
-}
-
 /// \brief Section 2's sizes line of a kernel that copies A and B in 16-byte chunks of \p chunk elements.
 inline void print_chunk_sizes(std::ostream& os, int chunk) {
   print_item(os, "sizes", "any M and N; K a multiple of " + str(chunk), "whole 16-byte chunks per row");
