@@ -6,7 +6,9 @@
 # Files are compared by name (config.hpp with config.hpp, ...). The step's own names ("step02", "Step 02",
 # "step02_local_tile") are normalised away, and so are the lines a source tags for something other than
 # the lesson: the lines tagged `//~bug` (a planted bug's) or `//~stress` (the --stress hooks), as
-# scripts/lesson_view.py says. Neither shows here: the code as written does.
+# scripts/lesson_view.py says. Neither shows here: the code as written does. Nor do changes of
+# indentation alone (diff -b): when a step wraps code in a new loop, the lines it re-indents are the
+# same lines, and the loop is the change. --all-space (first) shows and counts them too.
 # --lines counts the changed lines (+ and -): K those of kernel.cuh and config.hpp; S those of the files
 # that differ in every step by design (step.cpp: what only this step prints, its bugs, its SASS classes;
 # what_is_new.hpp, derivation.hpp: the helpers of its section 4; pictures.cpp: its own pictures);
@@ -14,13 +16,15 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode=diff
+ws=-b  # a line only re-indented (code moved into a new loop) is the same line: --all-space counts it
+case "${1:-}" in --all-space) ws=; shift ;; esac
 case "${1:-}" in --stat) mode=stat; shift ;; --lines) mode=lines; shift ;; esac
 resolve() {
   local d; d=$(cd "$root" && ls -d step"$1"* step"${1#step}" 2>/dev/null | head -n1 || true)
   [ -n "$d" ] && [ -d "$root/$d" ] || { echo "diff_steps: no step folder matches '$1'" >&2; exit 2; }
   echo "$d"
 }
-[ $# -eq 2 ] || { echo "usage: scripts/diff_steps.sh [--stat | --lines] <from> <to>   e.g. 01 02" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: scripts/diff_steps.sh [--all-space] [--stat | --lines] <from> <to>   e.g. 01 02" >&2; exit 2; }
 a=$(resolve "$1"); b=$(resolve "$2")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 normalise() {  # <step folder> <out folder>
@@ -39,7 +43,7 @@ files=$( (ls "$a"; ls "$b") | sort -u | awk '/^kernel.cuh$/{print 0, $0; next} /
 # The lines of file $1 only one side has (a file only one step has: all of its lines).
 changed() {
   local f="$1"
-  if [ -f "$a/$f" ] && [ -f "$b/$f" ]; then diff "$a/$f" "$b/$f" | grep -c '^[<>]' || true
+  if [ -f "$a/$f" ] && [ -f "$b/$f" ]; then diff $ws "$a/$f" "$b/$f" | grep -c '^[<>]' || true
   elif [ -f "$a/$f" ]; then wc -l < "$a/$f"
   else wc -l < "$b/$f"; fi
 }
@@ -50,7 +54,7 @@ stat)
   for f in $files; do
     # A file only one step has counts 0 lines in the other (and shares nothing with it).
     la=0; lb=0; [ -f "$a/$f" ] && la=$(wc -l < "$a/$f"); [ -f "$b/$f" ] && lb=$(wc -l < "$b/$f")
-    added=$lb; [ -f "$a/$f" ] && [ -f "$b/$f" ] && added=$(diff "$a/$f" "$b/$f" | grep -c '^>' || true)
+    added=$lb; [ -f "$a/$f" ] && [ -f "$b/$f" ] && added=$(diff $ws "$a/$f" "$b/$f" | grep -c '^>' || true)
     common=$((lb - added))
     printf '%-22s %6d %6d %7d %6d%%\n' "$f" "$la" "$lb" "$common" $((200 * common / (la + lb)))
   done ;;
@@ -68,6 +72,6 @@ lines)
 diff)
   if [ -t 1 ]; then color=(--color=always); else color=(); fi
   for f in $files; do
-    diff -u -N "${color[@]}" --label "$a/$f" --label "$b/$f" "$a/$f" "$b/$f" || true
+    diff -u -N $ws "${color[@]}" --label "$a/$f" --label "$b/$f" "$a/$f" "$b/$f" || true
   done ;;
 esac

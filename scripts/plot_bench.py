@@ -41,6 +41,11 @@ DEFAULT_README = os.path.join(ROOT, "README.md")
 BEGIN_MARKER = "<!-- perf:begin (scripts/plot_bench.py writes this section; do not edit by hand) -->"
 END_MARKER = "<!-- perf:end -->"
 SIZE_RE = re.compile(r"(\d+)x(\d+)x(\d+)")
+# Steps 11-13 were re-cut on 2026-11-25 (issue 33): the persistent kernel with a TMA-store epilogue, then
+# step11_persistent, became step12_tma_store, and a new step11_persistent came in. A run made before that
+# names the kernel by its old name; it is shown by today's (the kernel is the same), and the README says so.
+RECUT = "2026-11-25T17:20"
+RENAMED_BY_RECUT = {"step11_persistent": "step12_tma_store"}
 
 
 class BadInput(Exception):
@@ -83,6 +88,7 @@ def load_results(path):
     if not isinstance(context, dict):
         raise BadInput(f"{path}: 'context' is not an object")
     results = Results(gpu=context.get("gpu", "unknown GPU"), date=str(context.get("date", ""))[:10])
+    results.before_recut = str(context.get("date", "")) < RECUT
     for entry in data["benchmarks"]:
         # Aggregates (mean/median/stddev of --benchmark_repetitions) would double every point.
         if not isinstance(entry, dict) or entry.get("run_type") == "aggregate":
@@ -114,6 +120,8 @@ def add_entry(results, entry):
     elif kernel.startswith("cublas_"):
         table, value = results.cublas.setdefault(kernel, {}), entry["TFLOP/s"]
     else:
+        if getattr(results, "before_recut", False):
+            kernel = RENAMED_BY_RECUT.get(kernel, kernel)
         table, value = results.steps.setdefault(kernel, {}), (entry["TFLOP/s"], entry.get("vs_cuBLAS"))
     if size in table:
         raise BadInput(f"benchmark {entry['name']!r} appears twice (repetitions are not supported)")
@@ -282,9 +290,14 @@ def readme_section(results, json_path, svg_path, readme_path):
     plain = ("TFLOP/s of each cuBLAS kind, and of each step's default variant with, in parentheses, its ratio to\n"
              "cuBLAS for the same input type and transposes; empty where the step does not run that size.\n")
     image = os.path.relpath(svg_path, os.path.dirname(readme_path)).replace(os.sep, "/")
+    recut = ("This run predates the re-cut of steps 11 to 13: the kernel it names step11_persistent is today's\n"
+             "step12_tma_store, shown under that name; steps 11 and 13 are measured on their pages.\n\n"
+             if getattr(results, "before_recut", False) and any(k in results.steps for k in RENAMED_BY_RECUT.values())
+             else "")
     return (
         f"Measured on {results.gpu}, {results.date}, from `{display_path(json_path)}`.\n"
         "\n"
+        + recut +
         f"![TFLOP/s per step against cuBLAS]({image})\n"
         "\n"
         + (lt if results.cublaslt else plain)

@@ -49,11 +49,15 @@ CUTE_HOST_DEVICE auto make_tiled_mma_fma() {
 /// elements along MN with one instruction (VEC = 4: a 128-bit uint128_t; VEC = 1: one float). A warp
 /// thus reads 32 consecutive vectors of one column k: one coalesced 512-byte (or 128-byte) load.
 template <int BLK_MN, int THREADS, int VEC>
+using CopyThrLayout = Layout<Shape<Int<BLK_MN / VEC>, Int<THREADS / (BLK_MN / VEC)>>>;  // (mn,k) -> thr_idx
+/// \brief One copy's values: VEC elements along mn. (mn,k) -> val_idx
+template <int VEC>
+using CopyValLayout = Layout<Shape<Int<VEC>, _1>>;
+/// \brief The TiledCopy itself: the copy op of VEC elements, over those threads and values.
+template <int BLK_MN, int THREADS, int VEC>
 CUTE_HOST_DEVICE auto make_tiled_copy_mn_major() {
   using CopyOp = UniversalCopy<uint_bit_t<sizeof_bits_v<Element> * VEC>>;  // VEC elements at once
-  return make_tiled_copy(Copy_Atom<CopyOp, Element>{},
-                         Layout<Shape<Int<BLK_MN / VEC>, Int<THREADS / (BLK_MN / VEC)>>>{},  // (mn,k) -> thr_idx
-                         Layout<Shape<Int<VEC>, _1>>{});                                    // (mn,k) -> val_idx
+  return make_tiled_copy(Copy_Atom<CopyOp, Element>{}, CopyThrLayout<BLK_MN, THREADS, VEC>{}, CopyValLayout<VEC>{});
 }
 //! [tiled_copy]
 

@@ -37,11 +37,12 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "config", name_of<Cfg>(), "--variant: BLK_MxBLK_NxBLK_K_t<threads>_vec<VEC>");
   tut::print_fma_tiled_mma(os, mma, "runs of 4 rows, 4 cols, as in step02");
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
-  int const copy_thr_m = bm / vec, copy_thr_k = Cfg::kThreads / copy_thr_m;
-  std::string const op = tut::universal_copy(8 * int(sizeof(Element)) * vec);  // vec elements at once
-  print_item(os, "TiledCopy", op + " x threads (" + str(copy_thr_m) + "," + str(copy_thr_k) + ")",
-             "thread t -> (t%" + str(copy_thr_m) + ", t/" + str(copy_thr_m) + "), M-major");
-  print_item(os, "", "x values (" + str(vec) + ",1): " + str(vec) + " floats per copy", "the same for A and B");
+  int const copy_thr_m = bm / vec;
+  tut::print_tiled_copy_lines<CopyThrLayout<size<0>(typename Cfg::CtaTiler{}), Cfg::kThreads, Cfg::kVec>,
+                              CopyValLayout<Cfg::kVec>>(
+      os, tut::universal_copy(8 * int(sizeof(Element)) * vec),
+      "thread t -> (t%" + str(copy_thr_m) + ", t/" + str(copy_thr_m) + "), M-major", str(vec) + " floats per copy",
+      "the same for A and B");
 
   auto const t = tut::traced_tiles<Element, Element, make_layout_A, make_layout_B, make_layout_C>(cta_tiler, o);
   // The smem tiles (never dereferenced on the host), and an identity tensor of sA's shape: (m,k) in the tile.

@@ -48,13 +48,15 @@ CUTE_HOST_DEVICE auto make_tiled_mma_fma() {
 /// fastest), so a warp reads 32/(BLK_K/4) consecutive rows, each as one whole BLK_K-float piece
 /// (128 bytes for BLK_K = 32): coalesced.
 /// VEC = 4: one 128-bit load per thread and row; VEC = 1: the same elements, one float per load.
+template <int BLK_K, int THREADS>
+using CopyThrLayout = Layout<Shape<Int<THREADS / (BLK_K / 4)>, Int<BLK_K / 4>>, Stride<Int<BLK_K / 4>, _1>>;  // (mn,k) -> thr_idx
+/// \brief One thread's values: 4 floats along k. (mn,k) -> val_idx
+using CopyValLayout = Layout<Shape<_1, _4>>;
+/// \brief The TiledCopy itself: the copy op of VEC elements, over those threads and values.
 template <int BLK_K, int THREADS, int VEC>
 CUTE_HOST_DEVICE auto make_tiled_copy_k_major() {
   using CopyOp = UniversalCopy<uint_bit_t<sizeof_bits_v<Element> * VEC>>;  // VEC elements at once
-  constexpr int kThrK = BLK_K / 4;                                         // threads along a row's k
-  return make_tiled_copy(Copy_Atom<CopyOp, Element>{},
-                         Layout<Shape<Int<THREADS / kThrK>, Int<kThrK>>, Stride<Int<kThrK>, _1>>{},  // (mn,k) -> thr_idx
-                         Layout<Shape<_1, _4>>{});                                               // (mn,k) -> val_idx
+  return make_tiled_copy(Copy_Atom<CopyOp, Element>{}, CopyThrLayout<BLK_K, THREADS>{}, CopyValLayout{});
 }
 //! [tiled_copy]
 

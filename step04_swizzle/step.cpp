@@ -57,11 +57,9 @@ void trace_config(std::ostream& os, tut::Options const& o) {
              "--variant: swizzled, unswizzled or kmajor smem");
   tut::print_fma_tiled_mma(os, typename Cfg::TiledMma{}, "runs of 4 rows, 4 cols, as in step03");
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler), copy_thr_k = bk / 4;
-  print_item(os, "TiledCopy",
-             tut::row_major_threads(tut::universal_copy(8 * int(sizeof(Element)) * vec), Cfg::kThreads, copy_thr_k),
-             tut::row_major_thread_at(copy_thr_k) + ", K-major");
-  print_item(os, "", "x values (1,4): 4 floats along k, " + std::string(vec == 4 ? "one load" : "one load each"),
-             "the same for A and B");
+  tut::print_tiled_copy_lines<CopyThrLayout<size<2>(typename Cfg::CtaTiler{}), Cfg::kThreads>, CopyValLayout>(
+      os, tut::universal_copy(8 * int(sizeof(Element)) * vec), tut::row_major_thread_at(copy_thr_k) + ", K-major",
+      "4 floats along k, " + std::string(vec == 4 ? "one load" : "one load each"), "the same for A and B");
 
   auto const t = tut::traced_tiles<Element, Element, make_layout_A, make_layout_B, make_layout_C>(cta_tiler, o);
   tut::HostSmem<Cfg> smem;  // the smem tiles, as the kernel makes them (over host memory, never written)

@@ -56,12 +56,15 @@ static_assert(tut::zero_fills_v<CopyOp>, "the chunks past the ragged edge must b
 /// whole row of the k-tile (k fastest), so a warp copies 32/(BLK_K/8) whole rows, each as one
 /// BLK_K·2-byte run of gmem: coalesced. The threads then repeat down the tile.
 /// (\p Op: CopyOp; --bug no_zero_fill launches the plain cp.async.)
+template <int BLK_K, int THREADS>
+using CopyThrLayout = Layout<Shape<Int<THREADS * kChunk / BLK_K>, Int<BLK_K / kChunk>>,  // (mn,k) -> thr_idx
+                             Stride<Int<BLK_K / kChunk>, _1>>;
+/// \brief One copy's values: 8 halves along k. (mn,k) -> val_idx
+using CopyValLayout = Layout<Shape<_1, Int<kChunk>>>;
+/// \brief The TiledCopy itself: cp.async (\p Op) over those threads and values.
 template <int BLK_K, int THREADS, class Op = CopyOp>
 CUTE_HOST_DEVICE auto make_tiled_copy_cp_async() {
-  constexpr int kThrK = BLK_K / kChunk;                                                      // threads along a row
-  return make_tiled_copy(Copy_Atom<Op, ElementAB>{},
-                         Layout<Shape<Int<THREADS / kThrK>, Int<kThrK>>, Stride<Int<kThrK>, _1>>{},  // (mn,k) -> thr_idx
-                         Layout<Shape<_1, Int<kChunk>>>{});                                          // (mn,k) -> val_idx
+  return make_tiled_copy(Copy_Atom<Op, ElementAB>{}, CopyThrLayout<BLK_K, THREADS>{}, CopyValLayout{});
 }
 //! [tiled_copy]
 

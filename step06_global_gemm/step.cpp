@@ -40,10 +40,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
   print_item(os, "config", name_of<Cfg>(), "--variant: swizzled or unswizzled smem");
   tut::print_mma_sync_atom<Cfg>(os, "tile " + tut::mma_tile(mma) + ", as step05's warps2x2");
-  print_item(os, "TiledCopy", tut::cp_async_threads<Cfg, CopyOp>(kChunk), tut::row_major_thread_at(bk / kChunk));
-  print_item(os, "", "x values (1," + str(kChunk) + "): 8 halves along k, 16 bytes, one cp.async",
-             std::string(tut::zero_fills_v<CopyOp> ? "zero-fills masked chunks; " : "skips masked chunks; ") +
-                 "A and B alike");
+  static_assert(std::is_same_v<CopyOp, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>>, "the name printed below");
+  tut::print_tiled_copy_lines<CopyThrLayout<size<2>(typename Cfg::CtaTiler{}), Cfg::kThreads>, CopyValLayout>(
+      os, "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>", tut::row_major_thread_at(bk / kChunk),
+      "8 halves along k, 16 bytes, one cp.async",
+      std::string(tut::zero_fills_v<CopyOp> ? "zero-fills masked chunks; " : "skips masked chunks; ") + "A and B alike");
   tut::print_chunk_sizes(os, kChunk);
 
   auto const t = tut::traced_tiles<ElementAB, ElementC, make_layout_A, make_layout_B, make_layout_C>(cta_tiler, o);

@@ -8,10 +8,10 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
-#include "smem_accesses.hpp"
 #include "step07_multistage.hpp"
 #include "tut/host_smem.hpp"
+#include "tut/ldmatrix_rows.hpp"
+#include "tut/pipe_schedule.hpp"
 #include "tut/printout_sm80.hpp"
 #include "tut/svg.hpp"
 
@@ -27,18 +27,20 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
     return std::pair{"math k-tile " + str(k_tile),
                      "ldmatrix and mma.sync read k-tile " + str(k_tile) + " from stage " + str(stage)};
   };
+  auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {S - 1, groups_in_flight<S>()});
   tut::StageTimeline const ring =
-      tut::stage_timeline(pipeline_schedule<S>(k_tiles), S, groups_in_flight<S>(), reads, "the math reads the stage");
+      tut::stage_timeline(schedule, S, groups_in_flight<S>(), reads, "the math reads the stage");
   tut::svg::write_file(dir + "/stage_ring.svg",
                        tut::svg::timeline("step07: the ring of " + str(S) + " smem stages, iteration by iteration (K = " +
                                               str(o.problem.k) + ": " + str(k_tiles) + " k-tiles)",
                                           "while the math reads one stage, cp.async fills the others; one barrier "
-                                          "per k-tile; read off pipeline_schedule(), the kernel's own PipeState",
+                                          "per k-tile; read off tut::pipe_schedule(), the kernel's own PipeState",
                                           ring.rows, ring.cols, ring.bars, ring.key));
 
   tut::HostSmem<Cfg> smem;
   std::vector<tut::svg::LaneRow> lanes;
-  for (LdsmRow const& r : ldmatrix_rows<Cfg>(smem, true, 0, 0, 0)) lanes.push_back({r.lane, r.matrix, r.mn, r.k, r.byte});
+  for (tut::LdsmRow const& r : tut::ldmatrix_rows(typename Cfg::S2RCopyA{}, smem.sA(), smem, 0, 0, 0))
+    lanes.push_back({r.lane, r.matrix, r.mn, r.k, r.byte});
   tut::svg::write_file(dir + "/ldmatrix.svg",
                        tut::svg::ldmatrix_lanes("step07: one ldmatrix.x4 of A (warp 0, stage 0): the row each lane names",
                                                 "each lane gives the address of one 16-byte row of sA (8 halves); lanes "

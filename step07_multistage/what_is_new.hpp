@@ -14,9 +14,9 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
-#include "smem_accesses.hpp"
 #include "tut/host_smem.hpp"
+#include "tut/ldmatrix_rows.hpp"
+#include "tut/pipe_schedule.hpp"
 #include "tut/printout.hpp"
 #include "tut/printout_sm80.hpp"
 
@@ -34,11 +34,11 @@ void print_ldmatrix_map(std::ostream& os, tut::HostSmem<Cfg> const& smem, int wa
      << ", its first A instruction of stage 0 (tXsA(_,0,0,0)):\n"
      << "  each lane names one 16-byte row of smem, 8 halves along k; lanes 8j..8j+7 are matrix j's rows.\n\n"
      << "    lane  matrix  row of sA      smem byte  bank  |  lane  matrix  row of sA      smem byte  bank\n";
-  auto const rows = ldmatrix_rows<Cfg>(smem, true, warp, 0, 0);
+  auto const rows = tut::ldmatrix_rows(typename Cfg::S2RCopyA{}, smem.sA(), smem, warp, 0, 0);
   auto right = [](std::string s, int width) {  // s right-aligned in width columns
     return s.insert(0, std::size_t(std::max(0, width - int(s.size()))), ' ');
   };
-  auto cell = [&](LdsmRow const& r) {
+  auto cell = [&](tut::LdsmRow const& r) {
     std::string s = "m=" + str(r.mn) + ",k=" + str(r.k) + ".." + str(r.k + kChunk - 1);
     s.resize(15, ' ');
     return right(str(r.lane), 4) + "  " + str(r.matrix) + "       " + s + right(str(r.byte), 9) + "  " +
@@ -63,11 +63,11 @@ void print_ldmatrix_map(std::ostream& os, tut::HostSmem<Cfg> const& smem, int wa
 template <class Cfg>
 void print_timeline(std::ostream& os, int k_tiles) {
   constexpr int S = Cfg::kStages;
-  auto const schedule = pipeline_schedule<S>(k_tiles);
+  auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {S - 1, groups_in_flight<S>()});
   int const shown = std::min<int>(int(schedule.size()), S - 1 + 6);
   std::vector<std::vector<std::string>> rows;
   for (int i = 0; i < shown; ++i) {
-    PipeStep const& p = schedule[std::size_t(i)];
+    tut::PipeStep const& p = schedule[std::size_t(i)];
     bool const prologue = p.k_tile < 0;
     bool const waits = !prologue || i == S - 2;  // the prologue waits once, after its last fill
     rows.push_back({prologue ? "prologue" : "k-tile " + str(p.k_tile), prologue ? "-" : "stage " + str(p.read_stage),

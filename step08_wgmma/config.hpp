@@ -153,7 +153,7 @@ struct PipeState {
 
 /// \brief How many cp.async groups a thread leaves in flight when it waits for the next k-tile:
 /// copies_ahead-1, the fills still on their way into the other stages. The kernel's cp_async_wait, the
-/// host replay (pipeline.hpp) and the tests all take it from here.
+/// host replay (tut::pipe_schedule) and the tests all take it from here.
 template <int STAGES>
 CUTE_HOST_DEVICE constexpr int groups_in_flight() {
   return copies_ahead<STAGES>() - 1;

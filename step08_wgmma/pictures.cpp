@@ -9,8 +9,8 @@
 
 #include "config.hpp"
 #include "step08_wgmma.hpp"
-#include "pipeline.hpp"
 #include "tut/pictures.hpp"
+#include "tut/pipe_schedule.hpp"
 #include "tut/printout.hpp"
 #include "tut/svg.hpp"
 
@@ -23,12 +23,13 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   constexpr int S = Cfg::kStages;
   int const bk = size<2>(typename Cfg::CtaTiler{});
   int const k_tiles = int((o.problem.k + bk - 1) / bk);
-  auto const schedule = pipeline_schedule<S>(k_tiles);
+  auto const schedule =
+      tut::pipe_schedule<PipeState<S>>(k_tiles, S, {copies_ahead<S>(), groups_in_flight<S>(), kWgmmaInFlight});
   std::vector<std::string> rows, cols;
   for (int s = 0; s < S; ++s) rows.push_back("stage " + str(s));
   std::vector<tut::svg::Bar> bars;
   for (std::size_t i = 0; i < schedule.size(); ++i) {
-    PipeStep const& p = schedule[i];
+    tut::PipeStep const& p = schedule[i];
     cols.push_back(p.k_tile < 0 ? "prologue " + str(int(i) + 1) : "k-tile " + str(p.k_tile));
     if (p.fill_k_tile < 0) {
       bars.push_back({p.fill_stage, int(i), int(i) + 1, "empty group", "#eeeeee",
@@ -36,7 +37,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
       continue;
     }
     // The k-tile's copy is in flight from its fill up to the iteration that reads it.
-    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](PipeStep const& q) { return q.k_tile == p.fill_k_tile; });
+    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](tut::PipeStep const& q) { return q.k_tile == p.fill_k_tile; });
     int const read_at = int(read - schedule.begin());
     bars.push_back({p.fill_stage, int(i), read_at, "cp.async k-tile " + str(p.fill_k_tile), "#ffcc80",
                     "cp.async of k-tile " + str(p.fill_k_tile) + " into stage " + str(p.fill_stage) +
@@ -53,7 +54,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
                                               str(o.problem.k) + ": " + str(k_tiles) + " k-tiles)",
                                           "while the wgmmas read one stage and one batch still runs on the stage before, "
                                           "cp.async fills the others; one barrier per k-tile; read off "
-                                          "pipeline_schedule(), the kernel's own PipeState",
+                                          "tut::pipe_schedule(), the kernel's own PipeState",
                                           rows, cols, bars,
                                           {{"#ffcc80", "cp.async in flight (or landed), not yet read"},
                                            {"#90caf9", "the wgmmas of the k-tile are issued"},

@@ -13,16 +13,16 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
 #include "registered_step.hpp"
 #include "step08_wgmma.hpp"
 #include "tut/make_step.hpp"
 #include "tut/mask.hpp"
 #include "tut/pictures.hpp"
+#include "tut/pipe_schedule.hpp"
 #include "tut/printout.hpp"
 #include "tut/printout_sm90.hpp"
-#include "what_is_new.hpp"
 #include "tut/svg.hpp"
+#include "what_is_new.hpp"
 
 namespace step08 {
 

@@ -14,9 +14,9 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
 #include "tut/host_smem.hpp"
 #include "tut/mask.hpp"
+#include "tut/pipe_schedule.hpp"
 #include "tut/printout.hpp"
 #include "tut/printout_sm90.hpp"
 
@@ -31,18 +31,19 @@ using tut::str;
 template <class Cfg>
 void print_timeline(std::ostream& os, int k_tiles) {
   constexpr int S = Cfg::kStages;
-  auto const schedule = pipeline_schedule<S>(k_tiles);
+  auto const schedule =
+      tut::pipe_schedule<PipeState<S>>(k_tiles, S, {copies_ahead<S>(), groups_in_flight<S>(), kWgmmaInFlight});
   int const shown = std::min<int>(int(schedule.size()), copies_ahead<S>() + 7);
   os << "  The pipeline, " << S << " stages, " << k_tiles << " k-tile" << (k_tiles == 1 ? "" : "s")
      << " for this CTA (group g carries k-tile g; one group per fill,\n  empty when no k-tile is left):\n\n"
      << "    iteration    wgmma reads     cp.async fills            groups  wait<" << groups_in_flight<S>()
      << "> ensures     left running\n";
-  auto fill = [](PipeStep const& p) {
+  auto fill = [](tut::PipeStep const& p) {
     return p.fill_k_tile >= 0 ? "k-tile " + str(p.fill_k_tile) + " -> stage " + str(p.fill_stage)
                               : "nothing (stage " + str(p.fill_stage) + "), empty";
   };
   for (int i = 0; i < shown; ++i) {
-    PipeStep const& p = schedule[std::size_t(i)];
+    tut::PipeStep const& p = schedule[std::size_t(i)];
     bool const prologue = p.k_tile < 0;
     std::string const it = prologue ? "prologue" : "k-tile " + str(p.k_tile);
     std::string const reads = prologue ? "-" : "stage " + str(p.read_stage);

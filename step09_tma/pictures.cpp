@@ -9,8 +9,8 @@
 
 #include "config.hpp"
 #include "step09_tma.hpp"
-#include "pipeline.hpp"
 #include "tut/pictures.hpp"
+#include "tut/pipe_schedule.hpp"
 #include "tut/printout.hpp"
 #include "tut/svg.hpp"
 
@@ -23,16 +23,16 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   constexpr int S = Cfg::kStages;
   int const bm = size<0>(typename Cfg::CtaTiler{}), bk = size<2>(typename Cfg::CtaTiler{});
   int const k_tiles = int((o.problem.k + bk - 1) / bk);
-  auto const schedule = pipeline_schedule<S>(k_tiles);
+  auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {copies_ahead<S>(), -1, kWgmmaInFlight});
   std::vector<std::string> rows, cols;
   for (int s = 0; s < S; ++s) rows.push_back("stage " + str(s));
   std::vector<tut::svg::Bar> bars;
   for (std::size_t i = 0; i < schedule.size(); ++i) {
-    PipeStep const& p = schedule[i];
+    tut::PipeStep const& p = schedule[i];
     cols.push_back(p.k_tile < 0 ? "prologue " + str(int(i) + 1) : "k-tile " + str(p.k_tile));
     if (p.fill_k_tile < 0) continue;
     // The k-tile's copy is in flight from its issue up to the iteration that waits for it.
-    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](PipeStep const& q) { return q.k_tile == p.fill_k_tile; });
+    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](tut::PipeStep const& q) { return q.k_tile == p.fill_k_tile; });
     int const read_at = int(read - schedule.begin());
     bars.push_back({p.fill_stage, int(i), read_at, "TMA k-tile " + str(p.fill_k_tile), "#ffcc80",
                     "thread 0: arrive.expect_tx(full[" + str(p.fill_stage) + "], " + str(Cfg::kStageBytes) +
@@ -52,7 +52,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
                                               str(k_tiles) + " k-tiles)",
                                           "thread 0 issues each k-tile's TMA copies " + str(copies_ahead<S>()) +
                                               " k-tiles ahead; everyone waits on the stage's full barrier; hover a "
-                                              "bar for the barrier and parity (pipeline_schedule(), the kernel's "
+                                              "bar for the barrier and parity (tut::pipe_schedule(), the kernel's "
                                               "PipeState)",
                                           rows, cols, bars,
                                           {{"#ffcc80", "TMA in flight (or landed), not yet read"},

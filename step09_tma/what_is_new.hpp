@@ -13,8 +13,8 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
 #include "tut/mask.hpp"
+#include "tut/pipe_schedule.hpp"
 #include "tut/printout.hpp"
 #include "tut/printout_sm90.hpp"
 
@@ -29,18 +29,18 @@ using tut::str;
 template <class Cfg>
 void print_timeline(std::ostream& os, int k_tiles) {
   constexpr int S = Cfg::kStages;
-  auto const schedule = pipeline_schedule<S>(k_tiles);
+  auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {copies_ahead<S>(), -1, kWgmmaInFlight});
   int const shown = std::min<int>(int(schedule.size()), copies_ahead<S>() + 2 * S + 1);
   os << "  The pipeline, " << S << " stages, " << k_tiles << " k-tile" << (k_tiles == 1 ? "" : "s")
      << " for this CTA. full[s] completes a phase when thread 0 has arrived\n  (arrive.expect_tx, "
      << Cfg::kStageBytes << " bytes) and the TMA unit has delivered those bytes. wait(full[s], p)\n"
      << "  returns once the phase of parity p has completed: lap L round the ring waits for parity L % 2.\n\n"
      << "    iteration    thread 0: TMA             then wait       wgmma reads   left running\n";
-  auto fill = [](PipeStep const& p) {
+  auto fill = [](tut::PipeStep const& p) {
     return p.fill_k_tile >= 0 ? "k-tile " + str(p.fill_k_tile) + " -> stage " + str(p.fill_stage) : "nothing";
   };
   for (int i = 0; i < shown; ++i) {
-    PipeStep const& p = schedule[std::size_t(i)];
+    tut::PipeStep const& p = schedule[std::size_t(i)];
     bool const prologue = p.k_tile < 0;
     std::string const cells[] = {prologue ? "prologue" : "k-tile " + str(p.k_tile), fill(p),
                                  prologue ? "" : "full[" + str(p.read_stage) + "], " + str(p.parity),

@@ -196,7 +196,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   // ---- Mainloop: wait for a full stage, wgmma on it, release the one before ----------------------------
   // TUTORIAL: for each k_tile:
   //   wait until full[read] completes the phase of this lap: k-tile k_tile has landed;
-  //   issue the k-tile's MMA_K wgmmas as one batch; wait until only that batch is still running;
+  //   issue the k-tile's wgmmas as one batch; wait until only that batch is still running;
   //   the previous k-tile's wgmmas are then done reading their stage: release it to the producer.
   // No __syncthreads: each consumer warpgroup releases its stages by itself (one arrival each on
   // empty[s]), and the producer refills a stage once all of them have.
@@ -204,11 +204,11 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   RingState<STAGES> release;                                // the stage read one k-tile earlier
   for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
     wait_barrier(smem.full[read.index], read.consumer_parity());  // k-tile k_tile's bytes have landed
-    // The math on k-tile k_tile, while the producer's copies are in flight: MMA_K wgmmas (16 k each),
-    // issued by the whole warpgroup, asynchronous until waited for.
+    // The math on k-tile k_tile, while the producer's copies are in flight: MMA_M·MMA_K wgmmas (64 rows
+    // and 16 k each), issued by the whole warpgroup, asynchronous until waited for.
     warpgroup_fence_operand(tCrC);                          // the compiler keeps tCrC in place around them
     warpgroup_arrive();                                     // the accumulators' registers are ready for wgmma
-    gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_K wgmma.mma_async per warpgroup
+    gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_M·MMA_K wgmma.mma_async
     warpgroup_commit_batch();                               // close them into one batch
     if constexpr (BUG != Bug::no_warpgroup_wait)           //~bug no_warpgroup_wait deletes this wait
       warpgroup_wait<kWgmmaInFlight>();                     // all but the batch just issued are done

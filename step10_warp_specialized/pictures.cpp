@@ -7,10 +7,10 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
 #include "step10_warp_specialized.hpp"
 #include "tut/pictures.hpp"
 #include "tut/printout.hpp"
+#include "tut/ring_schedule.hpp"
 #include "tut/svg.hpp"
 
 namespace step10 {
@@ -29,7 +29,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   for (int s = 0; s < S; ++s) rows.push_back("stage " + str(s));
   for (int j = 0; j < k_tiles + S - 1; ++j) cols.push_back("slot " + str(j));
   std::vector<tut::svg::Bar> bars;
-  for (BarrierStep const& b : barrier_schedule<S>(k_tiles)) {
+  for (tut::RingStep const& b : tut::ring_schedule<RingState, S>(k_tiles)) {
     int const t = b.k_tile;
     bars.push_back({b.stage, t, t + 1, "TMA " + str(t), "#ffcc80",
                     "producer: wait empty[" + str(b.stage) + "] for parity " + str(b.empty_parity) +
@@ -49,7 +49,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
                              str(o.problem.k) + ": " + str(k_tiles) + " k-tiles)",
                          "an ideal run: the producer keeps every stage busy and runs " + str(S - 1) +
                              " k-tiles ahead of the wgmmas; hover a bar for the barrier and parity each side waits on "
-                             "(barrier_schedule(), the kernel's RingState)",
+                             "(tut::ring_schedule(), the kernel's RingState)",
                          rows, cols, bars,
                          {{"#ffcc80", "producer: TMA into the stage (full[s] arrives)"},
                           {"#fff3e0", "landed, waiting for the consumers"},

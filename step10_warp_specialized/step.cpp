@@ -10,7 +10,6 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
 #include "registered_step.hpp"
 #include "step10_warp_specialized.hpp"
 #include "tut/make_step.hpp"

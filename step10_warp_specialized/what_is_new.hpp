@@ -13,7 +13,6 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
 #include "tut/mask.hpp"
 #include "tut/printout.hpp"
 #include "tut/printout_sm90.hpp"
@@ -28,7 +27,7 @@ using tut::str;
 template <class Cfg>
 void print_barriers(std::ostream& os, int k_tiles) {
   constexpr int S = Cfg::kStages;
-  auto const schedule = barrier_schedule<S>(k_tiles);
+  auto const schedule = tut::ring_schedule<RingState, S>(k_tiles);
   int const shown = std::min<int>(k_tiles, 2 * S + 1);
   os << "  The pipeline: " << S << " stages, two mbarriers each. full[s] completes a phase when the producer has\n"
      << "  arrived (arrive.expect_tx, " << Cfg::kStageBytes << " bytes) and the TMA unit has delivered those bytes;"
@@ -37,7 +36,7 @@ void print_barriers(std::ostream& os, int k_tiles) {
      << " (parity 1) as complete. " << k_tiles << " k-tile" << (k_tiles == 1 ? "" : "s") << " for this CTA:\n\n"
      << "    k-tile  stage  producer: wait empty[s] for    then     consumers: wait full[s] for  then release\n";
   for (int i = 0; i < shown; ++i) {
-    BarrierStep const& b = schedule[std::size_t(i)];
+    tut::RingStep const& b = schedule[std::size_t(i)];
     std::string const wait_empty =
         "parity " + str(b.empty_parity) +
         (b.lap == 0 ? " (passes: fresh)" : " (k-tile " + str(b.k_tile - S) + " read)");

@@ -1,12 +1,11 @@
 /// \file step11_persistent/config.hpp
 /// \brief Step 11's one source of truth: step 10's problem layouts, and a Config holding the CTA tiler,
-/// the staged smem layouts in GMMA's swizzle atom, the bytes of each TMA box, the epilogue's subtiles and
-/// their smem buffers, the warpgroup TiledMMA, the warp roles, the persistent tile schedule and the
-/// pipeline's barrier state.
+/// the staged smem layouts in GMMA's swizzle atom, the bytes of each TMA box, the epilogue's TiledCopy,
+/// the warpgroup TiledMMA, the warp roles, the persistent tile schedule and the pipeline's barrier state.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
 /// what is printed is what runs. Only the TMA descriptors are made elsewhere (launch.cu), at run time:
-/// they hold the address and the extents of A, B and C.
+/// they hold the address and the extents of A and B.
 #pragma once
 
 #include <cstdint>
@@ -39,8 +38,7 @@ CUTE_HOST_DEVICE auto make_layout_C(int M, int N) { return make_layout(make_shap
 /// \brief Halves per 16 bytes: a TMA descriptor's row pitch must be a multiple of 16 bytes, so K comes in
 /// multiples of this.
 inline constexpr int kChunk = 16 / int(sizeof(ElementAB));
-/// \brief Floats per 16 bytes: a TMA descriptor of C needs its row pitch, N floats, a multiple of 16 bytes,
-/// so the epilogue stores through TMA when N is a multiple of this (and directly from registers otherwise).
+/// \brief Floats per 16-byte chunk: what one 128-bit store of the epilogue moves.
 inline constexpr int kChunkC = 16 / int(sizeof(ElementC));
 /// \brief Threads per warpgroup: 4 consecutive warps, the unit that issues one wgmma.
 inline constexpr int kWarpgroupThreads = 128;
@@ -55,11 +53,25 @@ using MmaOp = decltype(SM90::GMMA::ss_op_selector<ElementAB, ElementAB, ElementC
 /// thread of the producer warpgroup issues it for a whole box; the unit computes the addresses, fills what lies outside the
 /// tensor with zeros, and counts the bytes it delivers on an mbarrier.
 using CopyOpG2S = SM90_TMA_LOAD;
-/// \brief smem -> gmem in the epilogue: the TMA unit's tiled store, `cp.async.bulk.tensor.2d.global.shared::cta`.
-/// One consumer thread issues it for a whole subtile of C; the unit reads the swizzled smem, and writes
-/// only what lies inside C (no masks).
-using CopyOpS2G = SM90_TMA_STORE;
+/// \brief smem -> gmem in the epilogue: one 128-bit store (4 floats) per thread and instruction.
+using CopyOpS2G = UniversalCopy<uint128_t>;
 //! [atoms]
+
+//! [tiled_copy]
+/// \brief The epilogue's threads over the C tile: BLK_N/4 side by side along a row, then down the rows.
+template <int BLK_N, int THREADS>
+using EpilogueThrLayout = Layout<Shape<Int<THREADS * kChunkC / BLK_N>, Int<BLK_N / kChunkC>>,  // (m,n) -> thr_idx
+                                 Stride<Int<BLK_N / kChunkC>, _1>>;
+/// \brief One store's values: 4 floats along n. (m,n) -> val_idx
+using EpilogueValLayout = Layout<Shape<_1, Int<kChunkC>>>;
+/// \brief The epilogue's TiledCopy of the (BLK_M,BLK_N) C tile, smem -> gmem: BLK_N/4 threads side by side
+/// store one row of the tile in 16-byte chunks (n fastest), so a warp writes whole rows of C: 512
+/// contiguous bytes per 128 columns.
+template <int BLK_N, int THREADS>
+CUTE_HOST_DEVICE auto make_tiled_copy_epilogue() {
+  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{}, EpilogueThrLayout<BLK_N, THREADS>{}, EpilogueValLayout{});
+}
+//! [tiled_copy]
 
 //! [smem_layouts]
 /// \brief The smem atom wgmma reads and TMA writes: 8 rows of 64 halves (128 bytes each), K-major, step
@@ -73,55 +85,35 @@ using SmemAtomAB = GMMA::Layout_K_SW128_Atom<ElementAB>;
 template <int BLK_MN, int BLK_K, int STAGES>
 using SmemStaged = decltype(tile_to_shape(SmemAtomAB{}, Shape<Int<BLK_MN>, Int<BLK_K>, Int<STAGES>>{}));
 
-/// \brief The epilogue's smem atom, the TMA store's: 8 rows of 32 floats (128 bytes each), row-major, in
-/// the same 128-byte swizzle as A and B (the TMA unit reads it with CU_TENSOR_MAP_SWIZZLE_128B). The TMA
-/// unit knows no other swizzle than its own, which swaps the two 16-byte chunks of a 32-byte pair
-/// between rows r and r^1: a warp's 64-bit stores of wgmma's accumulators (rows 4h..4h+3 in half-warp h,
-/// 32 bytes each) take two wavefronts per 16-lane phase, where step 10's sC took one. (m,n) -> smem_idx
-using SmemAtomC = GMMA::Layout_K_SW128_Atom<float>;
-/// \brief Columns per subtile of the epilogue: the C tile leaves the CTA as BLK_N/kEpiN subtiles of
-/// BLK_M×kEpiN, one TMA box each, so that C needs only two such buffers of smem beside the ring.
-inline constexpr int kEpiN = 32;
-/// \brief The epilogue's smem buffers: subtile e is written into buffer e % kEpiBuffers, while the TMA
-/// unit may still be reading the other.
-inline constexpr int kEpiBuffers = 2;
-/// \brief The epilogue's buffers in smem: kEpiBuffers subtiles of BLK_M×kEpiN. (m,n,buffer) -> smem_idx
-template <int BLK_M>
-using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<kEpiN>, Int<kEpiBuffers>>{}));
-
-/// \brief The whole BLK_M×BLK_N C tile as partition_C sees it, laid on buffer 0: column n of the tile is
-/// column n % kEpiN of the buffer (the subtile, n / kEpiN, has stride 0). Composed with sC's layout, it
-/// gives every accumulator its smem place in whichever subtile it belongs to. (m,(n,subtile)) -> buffer idx
+/// \brief The epilogue's C tile in smem, step 07's: row-major in atoms of 8 rows × 32 floats, swizzled
+/// (index bits 3..4 XORed with bits 5..6). A warp's part of wgmma's accumulators is mma.sync's C fragment
+/// repeated along N, so step 07's reasoning holds unchanged: each 16-lane phase of a 64-bit store covers
+/// all 32 banks once, and the 128-bit loads of whole rows stay conflict-free. (m,n) -> smem_idx
+using SmemAtomC = decltype(composition(Swizzle<2, 3, 2>{}, Layout<Shape<_8, _32>, Stride<_32, _1>>{}));
+/// \brief The whole BLK_M×BLK_N C tile in smem. (m,n) -> smem_idx
 template <int BLK_M, int BLK_N>
-using TileOnBuffer = Layout<Shape<Int<BLK_M>, Shape<Int<kEpiN>, Int<BLK_N / kEpiN>>>, Stride<_1, Stride<Int<BLK_M>, _0>>>;
-
-/// \brief A thread's accumulators (or its partition of the C tile), V at a time: column e of the result
-/// is subtile e's V values. wgmma's C fragment walks N in blocks of 8 columns, 4 values per block, one
-/// block after another, so the values of columns [e·kEpiN, (e+1)·kEpiN) are the e-th V consecutive ones
-/// (the tests check it at every thread and value). (V,SUBTILES) -> the tensor's value
-template <int V, class Tensor>
-CUTE_HOST_DEVICE auto by_subtile(Tensor&& t) {
-  constexpr int SUBTILES = decltype(size(t))::value / V;
-  return make_tensor(t.data(), composition(t.layout(), Layout<Shape<Int<V>, Int<SUBTILES>>>{}));
-}
+using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<BLK_N>>{}, Step<_2, _1>{}));
 //! [smem_layouts]
 
 //! [shared_storage]
-/// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and beside them (no longer
-/// a union: the producer fills the ring with the next tile's k-tiles while the consumers store this
-/// one) the epilogue's buffers. The 128B-swizzle pattern repeats every 1 KB of address and the TMA unit
-/// and wgmma's descriptors assume it starts on a 1 KB boundary, so sA, sB and sC do. After them, two
-/// mbarriers per stage.
+/// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and, once the mainloop is
+/// done with them, the epilogue's C tile in the same bytes (a union): the smem is the larger of the two,
+/// not their sum. The 128B-swizzle pattern repeats every 1 KB of address and the TMA unit and wgmma's
+/// descriptors assume it starts on a 1 KB boundary, so sA and sB do. After them, two mbarriers per stage,
+/// and one that tells the producer the C tile has left those bytes.
 template <class TA, class TB, class TC, class SmemLayoutA, class SmemLayoutB, class SmemLayoutC>
 struct SharedStorage {
   static constexpr int kStages = size<2>(SmemLayoutA{});  ///< the ring's stages: mode 2 of the smem layouts
-  struct {
-    alignas(1024) ArrayEngine<TA, cosize_v<SmemLayoutA>> A;  ///< sA: every stage; 1 KB aligned
-    alignas(1024) ArrayEngine<TB, cosize_v<SmemLayoutB>> B;  ///< sB
-  } mainloop;  ///< the ring: what the producer fills and the consumers' wgmmas read
-  alignas(1024) ArrayEngine<TC, cosize_v<SmemLayoutC>> C;    ///< sC: the epilogue's buffers
+  union {
+    struct {
+      alignas(1024) ArrayEngine<TA, cosize_v<SmemLayoutA>> A;  ///< sA: every stage; 1 KB aligned
+      alignas(1024) ArrayEngine<TB, cosize_v<SmemLayoutB>> B;  ///< sB
+    } mainloop;
+    alignas(128) ArrayEngine<TC, cosize_v<SmemLayoutC>> C;    ///< sC: the epilogue's C tile
+  };
   std::uint64_t full[kStages];   ///< stage s holds its k-tile: the TMA's bytes have landed (producer -> consumers)
   std::uint64_t empty[kStages];  ///< stage s may be refilled: every consumer is done reading it (consumers -> producer)
+  std::uint64_t epi_done;        ///< the C tile is stored: its bytes may take k-tiles again (consumers -> producer)
 };
 //! [shared_storage]
 
@@ -162,7 +154,7 @@ enum class Bug : int {
   //~bug{
   last_stage_kept = 1,        ///< the consumers never release a tile's last stage: the ring runs dry, a deadlock
   same_tile_every_visit = 2,  ///< every visit of a CTA computes its first tile: the others are never written
-  no_store_wait = 3,          ///< no wait for a buffer's last TMA store before the consumers write it again
+  no_epilogue_wait = 3,       ///< the producer refills the ring without waiting for the epilogue: C is overwritten
   //~bug}
 };
 
@@ -200,14 +192,11 @@ struct Config {
   using SmemLayoutA = SmemStaged<BLK_M, BLK_K, STAGES>;
   /// \brief sB: STAGES k-tiles of B, K-major, 128B-swizzled. (n,k,stage) -> smem_idx
   using SmemLayoutB = SmemStaged<BLK_N, BLK_K, STAGES>;
-  /// \brief sC: the epilogue's kEpiBuffers subtiles of BLK_M×kEpiN. (m,n,buffer) -> smem_idx
-  using SmemLayoutC = step11::SmemLayoutC<BLK_M>;
-  /// \brief The C tile, (BLK_M,BLK_N), on buffer 0 of sC: what partition_C of the accumulators is applied to.
-  using TileOnBuffer = step11::TileOnBuffer<BLK_M, BLK_N>;
-  static constexpr int kSubtiles = BLK_N / kEpiN;  ///< TMA stores per C tile
+  /// \brief sC: the epilogue's C tile. (m,n) -> smem_idx
+  using SmemLayoutC = step11::SmemLayoutC<BLK_M, BLK_N>;
   /// \brief The kernel's shared memory.
   using Smem = SharedStorage<ElementAB, ElementAB, ElementC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
-  /// \brief Shared memory per CTA, in bytes: the ring, the epilogue's buffers and the barriers.
+  /// \brief Shared memory per CTA, in bytes: the larger of the ring and the C tile.
   static constexpr int kSmemBytes = int(sizeof(Smem));
   /// \brief One stage: a k-tile of A and one of B. The TMA box of A is BLK_K×BLK_M, of B BLK_K×BLK_N; the
   /// stage's full barrier expects exactly these bytes (out-of-bounds elements are filled with zeros and
@@ -215,8 +204,8 @@ struct Config {
   static constexpr int kStageBytesA = BLK_M * BLK_K * int(sizeof(ElementAB));
   static constexpr int kStageBytesB = BLK_N * BLK_K * int(sizeof(ElementAB));  ///< B's box, in bytes
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;              ///< both boxes: one stage
-  /// \brief Bytes of one epilogue subtile: one TMA store's box.
-  static constexpr int kSubtileBytes = BLK_M * kEpiN * int(sizeof(ElementC));
+  /// \brief smem -> gmem for the epilogue's C tile: 128-bit stores, whole rows per warp, by the consumers.
+  using TiledCopyC = decltype(make_tiled_copy_epilogue<BLK_N, kMmaThreads>());
 
   // What the comments above state.
   static_assert(int(size(TiledMma{})) == kMmaThreads, "128 threads per warpgroup of the TiledMMA");
@@ -224,30 +213,29 @@ struct Config {
                 "each warpgroup's rows are whole 64-row wgmmas; a wgmma is 8 to 256 columns wide");
   static_assert(BLK_K * int(sizeof(ElementAB)) == 128, "a k-tile row is one 128-byte swizzle row");
   static_assert(BLK_M <= 256 && BLK_N <= 256, "a TMA box is at most 256 rows");
-  static_assert(BLK_N % kEpiN == 0 && kEpiN % 8 == 0 && BLK_M % 8 == 0,
-                "the C tile is whole subtiles, a subtile whole 8-column blocks of wgmma's C fragment and swizzle atoms");
+  static_assert(BLK_N % 32 == 0 && BLK_M % 8 == 0 && BLK_M % (kMmaThreads / (BLK_N / kChunkC)) == 0,
+                "the C tile is whole swizzle atoms, and the epilogue's threads tile it exactly");
   static_assert(STAGES >= 2, "a ring: at least one k-tile in flight while one is read");
   static_assert(kThreads == 128 * (CONSUMERS + 1), "consumers, then the producer");
   static_assert(128 * (kProducerRegs + CONSUMERS * kConsumerRegs) <= 65536, "the register file holds them");
-  static_assert(kSmemBytes == STAGES * kStageBytes + kEpiBuffers * kSubtileBytes + 1024,
-                "the ring, the epilogue's buffers, then the 2·STAGES mbarriers padded to 1 KB");
+  static_assert(kSmemBytes == cute::max(STAGES * kStageBytes, int(sizeof(ElementC)) * BLK_M * BLK_N) + 1024,
+                "the ring or the C tile, whichever is larger, then the 2·STAGES+1 mbarriers padded to 1 KB");
   static_assert(kSmemBytes <= 227 * 1024, "an H100 block gets at most 227 KB of smem");
 };
 //! [config]
 
 //! [default]
-/// \brief The configuration step 11 runs: step 10's tile and ring. A 128×256×64 CTA tile, two consumer
-/// warpgroups of 64×256 each (one m64n256k16 wgmma per 16 k), 4 stages of 48 KB (196,608 bytes), two
-/// epilogue buffers of 128×32 floats (32,768 bytes) and the 8 mbarriers, which the 1 KB alignment pads
-/// to 1,024 bytes: 230,400 bytes of smem (of the 232,448 a CTA may have), one CTA per SM.
+/// \brief The configuration step 11 runs: step 10's tile and ring. A 128×256×64 CTA tile, two consumer warpgroups of
+/// 64×256 each (one m64n256k16 wgmma per 16 k), 4 stages of 48 KB (196,608 bytes) and the 9 mbarriers,
+/// which the 1 KB alignment pads to 1,024 bytes: 197,632 bytes of smem, one CTA per SM.
 using Default = Config<128, 256, 64, 2, 4>;
 //! [default]
 // kernel.cuh's comment on the nested modes tile_to_shape makes: the default's sB repeats the 8x64 atom
 // 32 times down N, once along K and 4 times along the stages.
 static_assert(std::is_same_v<decltype(shape(Default::SmemLayoutB{})), Shape<Shape<_8, _32>, Shape<_64, _1>, Shape<_1, _4>>>,
               "sB is ((8,32),(64,1),(1,4))");
-static_assert(Default::kStageBytes == 49152 && Default::kSmemBytes == 4 * 49152 + 2 * 16384 + 1024,
-              "4 stages of 48 KB, two 16 KB subtiles of C, then the 8 mbarriers padded to 1 KB: 230,400 bytes");
+static_assert(Default::kStageBytes == 49152 && Default::kSmemBytes == 4 * 49152 + 1024,
+              "4 stages of 48 KB, then the 9 mbarriers padded to 1 KB: 197,632 bytes");
 static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "the default's wgmma is m64n256k16, fp16 in, fp32 accumulate");
 

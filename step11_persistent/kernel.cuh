@@ -1,11 +1,10 @@
 /// \file step11_persistent/kernel.cuh
 /// \brief Step 11's kernel: step 10's, persistent. Each CTA stays resident and loops over the tiles its
-/// schedule gives it; the producer warpgroup's ring runs on from one tile into the next, and the
-/// consumers store each C tile in subtiles through smem with the TMA unit, which finishes them while the
-/// next tile's mainloop runs. Built for sm_90a only.
-/// In CUTLASS: the `KernelTmaWarpSpecializedCooperative` schedule (two consumer warpgroups on one tile),
-/// `PersistentTileSchedulerSm90` for the visits, and the `Sm90TmaWarpSpecialized` epilogue
-/// (epilogue/collective/sm90_epilogue_tma_warpspecialized.hpp) for the subtiles stored by TMA.
+/// schedule gives it; both roles' RingStates run on from one tile into the next. The C tile still goes out
+/// through the ring's bytes, so the producer waits for each tile's epilogue before it refills the ring.
+/// Built for sm_90a only.
+/// In CUTLASS: the `KernelTmaWarpSpecializedCooperative` schedule (two consumer warpgroups on one tile)
+/// with `PersistentTileSchedulerSm90` for the visits.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -24,12 +23,12 @@ using namespace cute;
 /// \brief C = A·Bᵀ with BLK_M×BLK_N C tiles, several per CTA: a producer warpgroup (the last) loads k-tiles with
 /// TMA into a STAGES-deep smem ring; the consumer warpgroups (threads 0..size(mma)-1) multiply them with
 /// wgmma and store C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
-/// stores nothing outside C. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
+/// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
-/// only the run knows (tut::TmaParams): the problem's layouts, the TMA descriptors, C, the schedule
-/// (persistent: CTA c takes tiles c, c + gridDim.x, ...). Where C's rows start 16-byte aligned (N a
-/// multiple of 4, C aligned), p.tma_c describes C and the TMA unit stores it (Params::kTmaStore);
-/// otherwise (p.tma_c is a tut::NoTmaStore) each thread stores its accumulators straight to C, masked.
+/// only the run knows (tut::TmaParams): the problem's layouts, A's and B's TMA descriptors, the schedule
+/// (persistent: CTA c takes tiles c, c + gridDim.x, ...), C, and p.c_aligned: C's rows start 16-byte
+/// aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it stores
+/// the same partition one float at a time.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class Cfg, class Params>
 __global__ static __launch_bounds__(Cfg::kThreads, 1)
@@ -42,20 +41,18 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   using TiledMma = typename Cfg::TiledMma;                  // the warpgroups' wgmma
   using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
   using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
-  using SmemLayoutC = typename Cfg::SmemLayoutC;            // (BLK_M,EPI_N,BUFFERS) -> smem_idx
+  using SmemLayoutC = typename Cfg::SmemLayoutC;            // (BLK_M,BLK_N) -> smem_idx
   typename Cfg::CtaTiler cta_tiler;                         // (BLK_M,BLK_N,BLK_K)
   TiledMma mma;
   SmemLayoutA sA_layout;
   SmemLayoutB sB_layout;
   SmemLayoutC sC_layout;
-  typename Cfg::TileOnBuffer c_on_buffer;                   // (BLK_M,BLK_N) -> the subtiles on buffer 0
+  typename Cfg::TiledCopyC copy_c;                          // smem -> gmem: 16 bytes a store, whole rows
   auto const layout_a = p.layout_a;                         // (M,K) -> idx
   auto const layout_b = p.layout_b;                         // (N,K) -> idx
   auto const layout_c = p.layout_c;                         // (M,N) -> idx
   auto const& tma_a = p.tma_a;                              // the TMA descriptors, in the kernel's parameters
   auto const& tma_b = p.tma_b;
-  auto const& tma_c = p.tma_c;                              // C's, or a NoTmaStore
-  constexpr bool TMA_STORE = Params::kTmaStore;             // the TMA unit stores C (C's rows are aligned)
   //! [params]
 
   //! [preconditions]
@@ -70,16 +67,16 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   CUTE_STATIC_ASSERT_V(size<2>(cta_tiler) % tile_size<2>(mma) == Int<0>{});  // BLK_K % 16 == 0
   // A and B are K-major in gmem: TMA boxes of whole 128-byte rows along k.
   CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
-  // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C buffers: (BLK_M,EPI_N,BUFFERS), static.
+  // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C tile: (BLK_M,BLK_N), static.
   static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
   // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,32),(64,1),(1,4)),
   // config.hpp asserts it; product_each flattens that to (256,64,4).)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sA_layout))) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
-  // sC: (BLK_M,EPI_N,BUFFERS), whole subtiles of the tile; c_on_buffer: the tile, (BLK_M,BLK_N), on buffer 0.
-  CUTE_STATIC_ASSERT_V(size<0>(sC_layout) == size<0>(cta_tiler) && size<1>(cta_tiler) % size<1>(sC_layout) == Int<0>{});
-  CUTE_STATIC_ASSERT_V((product_each(shape(c_on_buffer)) == select<0,1>(cta_tiler)));
+  CUTE_STATIC_ASSERT_V((product_each(shape(sC_layout)) == select<0,1>(cta_tiler)));               // (BLK_M,BLK_N)
+  // Every thread of the CTA computes and stores C.
+  CUTE_STATIC_ASSERT_V(size(copy_c) == size(mma));
   //! [preconditions]
 
   //! [tiles]
@@ -106,7 +103,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   //! [tiles]
 
   //! [smem]
-  // ---- Shared memory: a ring of STAGES k-tiles of A and B, two C buffers, two mbarriers per stage -----
+  // ---- Shared memory: a ring of STAGES k-tiles of A and B (later, the C tile), their mbarriers, epi_done
   // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage) and
   // lifts the 48 KB default limit.
   extern __shared__ char shared_memory[];
@@ -114,7 +111,6 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
   Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
-  Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);          // (BLK_M,EPI_N,BUFFERS)
   constexpr int STAGES = size<2>(SmemLayoutA{});
   constexpr int CONSUMERS = size(TiledMma{}) / kWarpgroupThreads;
   //! [smem]
@@ -142,6 +138,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   // ---- The barriers: initialized once, by one thread, before anyone uses them -----------------------
   // full[s]: one arrival (the producer's arrive.expect_tx) plus the TMA's bytes completes a phase.
   // empty[s]: one arrival per consumer warpgroup completes a phase.
+  // epi_done: one arrival per consumer thread, once it has stored its part of a tile, completes a phase.
   int const warpgroup = int(threadIdx.x) / kWarpgroupThreads;
   if (threadIdx.x == 0) {
     CUTE_UNROLL
@@ -149,6 +146,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       initialize_barrier(smem.full[s], 1);
       initialize_barrier(smem.empty[s], CONSUMERS);
     }
+    initialize_barrier(smem.epi_done, size(mma));
     cutlass::arch::fence_barrier_init();                    // make the inits visible to the async proxy (TMA)
   }
   __syncthreads();
@@ -163,14 +161,19 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
 
   //! [producer]
   // ---- Producer warpgroup: one thread keeps the ring full ----------------------------------------------
-  // TUTORIAL: for each tile, each k-tile: wait until its stage is empty; TMA the k-tile into it, completing on
-  // full[stage]. The producer runs as far ahead as the ring lets it, on into the next tile's k-tiles.
+  // TUTORIAL: for each tile, each k-tile: wait until its stage is empty; TMA the k-tile into it, completing
+  // on full[stage]. Within a tile the producer runs as far ahead as the ring lets it; before a tile's
+  // first k-tile it waits until the tile before has left the ring's bytes (epi_done).
   if (warpgroup == CONSUMERS) {
     cutlass::arch::warpgroup_reg_dealloc<Cfg::kProducerRegs>();  // give registers back to the consumers
     if (threadIdx.x == CONSUMERS * kWarpgroupThreads) {
       RingState<STAGES> write;                              // stage 0, parity 0: one ring for every tile
       for (int visit = 0; visit < visits; ++visit) {
         tut::TileCoord const tile = tile_of(visit);
+        // Visit v's epilogue completes epi_done's phase v: wait for the previous visit's, parity (v-1) % 2.
+        if (visit > 0)
+          if constexpr (BUG != Bug::no_epilogue_wait)      //~bug no_epilogue_wait deletes this wait
+            wait_barrier(smem.epi_done, (visit - 1) % 2);
         for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
           // The first lap waits for parity 1: the phase "before" a fresh barrier, which counts as
           // complete, so all STAGES stages are filled at once. Later laps wait for the consumers' release.
@@ -198,21 +201,13 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   Tensor tCrC = thr_mma.make_fragment_C(tCgC(_,_,_,0,0));   // (MMA,MMA_M,MMA_N) fp32 accumulators
   // Each thread owns BLK_M*BLK_N/threads accumulators: the CTA tile, shared out evenly.
   CUTE_STATIC_ASSERT_V(size(tCrC) * size(mma) == size<0>(cta_tiler) * size<1>(cta_tiler));
-  // The epilogue's partition: the MMA's partition of the C tile laid on sC's buffer 0, by subtile.
-  constexpr int SUBTILES = size<1>(cta_tiler) / size<1>(SmemLayoutC{});  // BLK_N / EPI_N
-  constexpr int BUFFERS = size<2>(SmemLayoutC{});
-  constexpr int V = decltype(size(tCrC))::value / SUBTILES;                // a thread's values per subtile
-  Tensor sC_tile = make_tensor(make_smem_ptr(smem.C.begin()), composition(sC_layout, c_on_buffer));  // (BLK_M,BLK_N)
-  Tensor tCsC = by_subtile<V>(thr_mma.partition_C(sC_tile));  // (V,SUBTILES) -> buffer 0
-  Tensor tCrC_sub = by_subtile<V>(tCrC);                     // (V,SUBTILES)
-  constexpr int kBufferElems = size(SmemLayoutC{}) / BUFFERS;  // one buffer: BLK_M*EPI_N floats
   //! [partition]
 
   //! [mainloop]
   // ---- Mainloop: wait for a full stage, wgmma on it, release the one before ----------------------------
   // TUTORIAL: for each tile of this CTA, for each k_tile:
   //   wait until full[read] completes the phase of this lap: k-tile k_tile has landed;
-  //   issue the k-tile's MMA_K wgmmas as one batch; wait until only that batch is still running;
+  //   issue the k-tile's wgmmas as one batch; wait until only that batch is still running;
   //   the previous k-tile's wgmmas are then done reading their stage: release it to the producer.
   // No __syncthreads: each consumer warpgroup releases its stages by itself (one arrival each on
   // empty[s]), and the producer refills a stage once all of them have.
@@ -224,11 +219,11 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     clear(tCrC);
     for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
       wait_barrier(smem.full[read.index], read.consumer_parity());  // k-tile k_tile's bytes have landed
-      // The math on k-tile k_tile, while the producer's copies are in flight: MMA_K wgmmas (16 k each),
-      // issued by the whole warpgroup, asynchronous until waited for.
+      // The math on k-tile k_tile, while the producer's copies are in flight: MMA_M·MMA_K wgmmas (64 rows
+      // and 16 k each), issued by the whole warpgroup, asynchronous until waited for.
       warpgroup_fence_operand(tCrC);                        // the compiler keeps tCrC in place around them
       warpgroup_arrive();                                   // the accumulators' registers are ready for wgmma
-      gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_K wgmma.mma_async per warpgroup
+      gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_M·MMA_K wgmma.mma_async
       warpgroup_commit_batch();                             // close them into one batch
       warpgroup_wait<kWgmmaInFlight>();                     // all but the batch just issued are done
       warpgroup_fence_operand(tCrC);
@@ -241,51 +236,47 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     //! [mainloop]
 
     //! [epilogue]
-    // ---- Epilogue: registers -> smem -> TMA store, a subtile at a time; the next tile's copies run on --
-    // The last k-tile's stage goes back to the producer too (step 10's CTA ended instead), so while the
-    // consumers store this tile, the producer fills the ring with the next one's k-tiles.
+    // ---- Epilogue: registers -> smem -> gmem ----------------------------------------------------------
+    // The ring's bytes become the C tile. Every copy has landed (each k-tile's barrier was waited for), and
+    // every wgmma must be done reading the last k-tile before they are reused. The last k-tile's stage
+    // goes back to the producer too (step 10's CTA ended instead), but the producer refills no stage
+    // before epi_done says the C tile has left these bytes.
     warpgroup_wait<0>();                                    // the last batch too
     warpgroup_fence_operand(tCrC);
     if constexpr (BUG != Bug::last_stage_kept) {            //~bug last_stage_kept deletes this release
       if (threadIdx.x % kWarpgroupThreads == 0) arrive_barrier(smem.empty[release.index]);
       release.advance();
     }                                                       //~bug
+    cutlass::arch::NamedBarrier::sync(size(mma), 1);        // barrier 1, the consumers' threads
+    Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);  // (BLK_M,BLK_N)
+    Tensor tCsC = thr_mma.partition_C(sC);                  // (MMA,MMA_M,MMA_N)
     // Store::owners (tests only): each thread stores its own id instead, through the same partition.
     if (p.store == tut::Store::owners) tut::fill_owner_id(tCrC, visit, size(mma));
-    if constexpr (TMA_STORE) {
-      // The TMA's view of C in (BLK_M,EPI_N) boxes: this tile's subtile e is box (tile.m, tile.n*SUBTILES + e).
-      Tensor gC_sub = local_tile(tma_c.get_tma_tensor(shape(layout_c)),
-                                 select<0,1>(product_each(shape(sC_layout))), make_coord(_, _));  // (BLK_M,EPI_N,m,e)
-      auto cta_tma_c = tma_c.get_slice(Int<0>{});
-      Tensor tSsC = cta_tma_c.partition_S(sC);              // (TMA,1,1,BUFFERS)
-      Tensor tSgC = cta_tma_c.partition_D(gC_sub);          // (TMA,1,1,m,e)
-      CUTE_UNROLL
-      for (int e = 0; e < SUBTILES; ++e) {
-        int const buffer = e % BUFFERS;
-        // The buffer's previous store (subtile e - BUFFERS, perhaps of the tile before) must have read it.
-        if constexpr (BUG != Bug::no_store_wait)            //~bug no_store_wait deletes this wait
-          if (threadIdx.x == 0) tma_store_wait<BUFFERS - 1>();
-        cutlass::arch::NamedBarrier::sync(size(mma), 1);    // barrier 1, the consumers' threads
-        Tensor tCsC_buf = make_tensor(tCsC.data() + buffer * kBufferElems, tCsC.layout());  // (V,SUBTILES)
-        copy_aligned(tCrC_sub(_,e), tCsC_buf(_,e));         // registers -> smem, the MMA's partition
-        // The consumers wrote sC through the generic proxy; the TMA unit reads it through the async one.
-        tma_store_fence();                                  // fence.proxy.async.shared::cta, per thread
-        cutlass::arch::NamedBarrier::sync(size(mma), 1);    // the whole subtile is in smem
-        if (threadIdx.x == 0) {
-          copy(tma_c, tSsC(_,_,_,buffer), tSgC(_,_,_,tile.m,tile.n * SUBTILES + e));  // smem -> gmem, async
-          tma_store_arrive();                               // one bulk group per subtile, to wait on later
-        }
-      }
+    // copy_aligned, as step06's loads: each thread's (v0,v1) pair is two adjacent floats in sC (the
+    // swizzle moves 16-byte chunks whole), so CuTe may store it as one 64-bit word. Plain copy() leaves
+    // that to the compiler, which did it for some pairs only: 32-bit stores of a pair conflict 2-way.
+    copy_aligned(tCrC, tCsC);                               // registers -> smem, the MMA's partition
+    cutlass::arch::NamedBarrier::sync(size(mma), 1);        // the whole C tile is in smem
+
+    // Out through the epilogue's own partition: each thread moves 16-byte chunks of whole rows.
+    ThrCopy thr_copy_c = copy_c.get_slice(threadIdx.x);
+    Tensor tDsC = thr_copy_c.partition_S(sC);               // (CPY,CPY_M,CPY_N)
+    Tensor tDgC = thr_copy_c.partition_D(gC(_,_,tile.m,tile.n));  // (CPY,CPY_M,CPY_N)
+    Tensor mcC = make_identity_tensor(shape(mC));           // (M,N) -> (m,n)
+    Tensor cC = local_tile(mcC, cta_tiler, make_coord(tile.m, tile.n, _), Step<_1,_1, X>{});  // (BLK_M,BLK_N) -> (m,n)
+    Tensor tDpC = tut::make_mask(thr_copy_c.partition_D(cC), shape(mC));  // (CPY,CPY_M,CPY_N) -> m<M && n<N
+    CUTE_STATIC_ASSERT_V(size<0>(tDsC) == Int<4>{});        // CPY: 4 floats, 16 bytes
+    if (p.c_aligned) {
+      // N % 4 == 0: a chunk starts at n % 4 == 0, so its first float inside means all 4 are.
+      copy_if(copy_c, tDpC, tDsC, tDgC);                    // smem -> gmem, 128 bits per chunk inside C
     } else {
-      // C's rows are not 16-byte aligned (N % 4 != 0), which TMA needs: each thread stores its own, masked.
-      Tensor cC = local_tile(make_identity_tensor(shape(mC)), cta_tiler, make_coord(tile.m, tile.n, _),
-                             Step<_1,_1, X>{});             // (BLK_M,BLK_N) -> (m,n)
-      Tensor tCpC = tut::make_mask(thr_mma.partition_C(cC), shape(mC));  // (MMA,MMA_M,MMA_N) -> m<M && n<N
-      copy_if(tCpC, tCrC, tCgC(_,_,_,tile.m,tile.n));       // registers -> gmem
+      copy_if(tDpC, tDsC, tDgC);                            // the same partition, one float at a time
     }
+    // This thread is done with sC's bytes. It wrote and read them through the generic proxy, and the TMA
+    // unit will write them through the async one: fence, then tell the producer (epi_done, phase visit).
+    cutlass::arch::fence_view_async_shared();               // fence.proxy.async.shared::cta
+    arrive_barrier(smem.epi_done);
   }
-  // The CTA's smem must outlive the TMA's reads of it: wait for the last stores before leaving.
-  if (TMA_STORE && threadIdx.x == 0) tma_store_wait<0>();
   //! [epilogue]
 }
 

@@ -15,7 +15,7 @@ namespace step11 {
 // Params (the TMA descriptors among them) and launches it; the lambda names the kernel for them.
 template <class Cfg, Bug BUG>
 void launch(tut::GemmArgs const& args, cudaStream_t stream) {
-  tut::launch_tma<Cfg, tut::StoreC::tma_where_aligned>(
+  tut::launch_tma<Cfg, tut::StoreC::threads>(
       args, stream, make_layout_A, make_layout_B, make_layout_C,
       [](auto const& params) { return &gemm_kernel<BUG, Cfg, std::decay_t<decltype(params)>>; });
 }
@@ -24,6 +24,6 @@ void launch(tut::GemmArgs const& args, cudaStream_t stream) {
 template void launch<Default, Bug::none>(tut::GemmArgs const&, cudaStream_t);
 template void launch<Default, Bug::last_stage_kept>(tut::GemmArgs const&, cudaStream_t);  //~bug
 template void launch<Default, Bug::same_tile_every_visit>(tut::GemmArgs const&, cudaStream_t);  //~bug
-template void launch<Default, Bug::no_store_wait>(tut::GemmArgs const&, cudaStream_t);  //~bug
+template void launch<Default, Bug::no_epilogue_wait>(tut::GemmArgs const&, cudaStream_t);  //~bug
 
 }  // namespace step11

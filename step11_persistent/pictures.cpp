@@ -1,18 +1,16 @@
-// Step 11's own pictures (--svg): the ring across two tiles, the epilogue's overlap with the next tile,
-// and the order in which the persistent CTAs take the tiles, from the kernel's RingState replay, its
-// subtiles and its kSchedule.
-#include <algorithm>
+// Step 11's own pictures (--svg): two tiles of one CTA through the ring, the producer held back by each
+// tile's epilogue, and the order in which the persistent CTAs take the tiles, from the kernel's RingState
+// replay and its kSchedule.
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
 #include "step11_persistent.hpp"
 #include "tut/pictures.hpp"
 #include "tut/printout.hpp"
+#include "tut/ring_schedule.hpp"
 #include "tut/svg.hpp"
 
 namespace step11 {
@@ -25,98 +23,19 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   int const bm = size<0>(typename Cfg::CtaTiler{}), bn = size<1>(typename Cfg::CtaTiler{});
   int const bk = size<2>(typename Cfg::CtaTiler{});
   int const k_tiles = int((o.problem.k + bk - 1) / bk);
-  auto const schedule = barrier_schedule<S>(k_tiles, 2);  // a CTA's first two tiles
-  auto const name = [](BarrierStep const& b) { return "T" + str(b.visit) + " k" + str(b.k_tile); };
-
-  // An ideal run in slots of one k-tile's wgmmas. The producer issues the c-th k-tile (counting across
-  // tiles) as soon as its stage was released, c - S k-tiles earlier; it lands a slot later. The
-  // consumers take it once it has landed and they are free; a tile's epilogue takes kEpiSlots slots,
-  // and each half of its subtiles is stored by the TMA unit in the slot after it was written.
+  // A CTA's first two tiles, in an ideal run (tut::ideal_run): the producer waits on epi_done before a
+  // tile's first k-tile, so the next tile's loads start only once the C tile has left the ring's bytes.
   constexpr int kEpiSlots = 2;
-  int const n = int(schedule.size());
-  std::vector<int> load(static_cast<std::size_t>(n)), math(load), freed(load);
-  std::vector<int> epilogue_at(2);
-  int consumers_free = 0;
-  for (int c = 0; c < n; ++c) {
-    BarrierStep const& b = schedule[std::size_t(c)];
-    int const reuse = c >= S ? freed[std::size_t(c - S)] : 0;         // the stage's previous k-tile released
-    load[std::size_t(c)] = std::max(c == 0 ? 0 : load[std::size_t(c - 1)] + 1, reuse);
-    math[std::size_t(c)] = std::max(consumers_free, load[std::size_t(c)] + 1);
-    consumers_free = math[std::size_t(c)] + 1;
-    if (b.k_tile > 0) freed[std::size_t(c - 1)] = consumers_free;    // released after warpgroup_wait<1>
-    if (b.k_tile == k_tiles - 1) {                                   // warpgroup_wait<0>, release, epilogue
-      freed[std::size_t(c)] = consumers_free;
-      epilogue_at[std::size_t(b.visit)] = consumers_free;
-      consumers_free += kEpiSlots;
-    }
-  }
-  int const slots = epilogue_at[1] + kEpiSlots + 1;
-  std::vector<std::string> rows = {"producer: TMA loads", "consumers: wgmma", "consumers: C -> smem",
-                                   "TMA unit: C stores"};
-  std::vector<std::string> cols;
-  for (int j = 0; j < slots; ++j) cols.push_back("slot " + str(j));
-  std::vector<tut::svg::Bar> bars;
-  for (int c = 0; c < n; ++c) {
-    BarrierStep const& b = schedule[std::size_t(c)];
-    bars.push_back({0, load[std::size_t(c)], load[std::size_t(c)] + 1, name(b), b.visit ? "#ffe0b2" : "#ffcc80",
-                    "producer: wait empty[" + str(b.stage) + "] for parity " + str(b.empty_parity) + ", TMA tile " +
-                        str(b.visit) + "'s k-tile " + str(b.k_tile) + " into stage " + str(b.stage)});
-    bars.push_back({1, math[std::size_t(c)], math[std::size_t(c)] + 1, name(b), b.visit ? "#bbdefb" : "#90caf9",
-                    "consumers: wait full[" + str(b.stage) + "] for parity " + str(b.full_parity) +
-                        ", wgmma on tile " + str(b.visit) + "'s k-tile " + str(b.k_tile)});
-  }
-  int const half = Cfg::kSubtiles / kEpiSlots;
-  for (int v = 0; v < 2; ++v)
-    for (int h = 0; h < kEpiSlots; ++h) {
-      int const at = epilogue_at[std::size_t(v)] + h;
-      std::string const subtiles = str(h * half) + ".." + str(h * half + half - 1);
-      bars.push_back({2, at, at + 1, "T" + str(v) + " e" + subtiles, "#c5e1a5",
-                      "tile " + str(v) + ": subtiles " + subtiles + " into the two buffers in turn (wait for the "
-                      "buffer's last store, barrier, copy, tma_store_fence, barrier)"});
-      bars.push_back({3, at + 1, at + 2, "T" + str(v) + " e" + subtiles, "#a5d6a7",
-                      "thread 0's TMA stores of tile " + str(v) + "'s subtiles " + subtiles + ": smem -> C, while the "
-                      "consumers go on"});
-    }
-  tut::svg::write_file(
-      dir + "/epilogue_overlap.svg",
-      tut::svg::timeline("step11: two tiles of one CTA, their mainloops and epilogues (K = " + str(o.problem.k) + ": " +
-                             str(k_tiles) + " k-tiles per tile, " + str(S) + " stages, " + str(Cfg::kSubtiles) +
-                             " subtiles per tile)",
-                         "an ideal run in slots of one k-tile's wgmmas: the producer runs on into the next tile while "
-                         "the consumers store this one, the next tile's first k-tiles are in smem before its mainloop "
-                         "starts, and the TMA stores of C run under it; hover a bar",
-                         rows, cols, bars,
-                         {{"#ffcc80", "producer: TMA loads (tile 0; tile 1 lighter)"},
-                          {"#90caf9", "consumers: wgmma on a k-tile"},
-                          {"#c5e1a5", "consumers: accumulators into sC"},
-                          {"#a5d6a7", "TMA unit: a subtile of C to gmem"}}));
-
-  // The ring, k-tile by k-tile across the boundary (as step 10's picture, two tiles long).
-  std::vector<std::string> stage_rows;
-  for (int s = 0; s < S; ++s) stage_rows.push_back("stage " + str(s));
-  std::vector<tut::svg::Bar> ring;
-  for (int c = 0; c < n; ++c) {
-    BarrierStep const& b = schedule[std::size_t(c)];
-    ring.push_back({b.stage, load[std::size_t(c)], load[std::size_t(c)] + 1, "TMA " + name(b), "#ffcc80",
-                    "producer: wait empty[" + str(b.stage) + "] for parity " + str(b.empty_parity) +
-                        ", then one thread issues the two TMA copies; full[" + str(b.stage) + "] completes when they land"});
-    if (math[std::size_t(c)] > load[std::size_t(c)] + 1)
-      ring.push_back({b.stage, load[std::size_t(c)] + 1, math[std::size_t(c)], "landed", "#fff3e0",
-                      name(b) + " waits in stage " + str(b.stage) + " for the consumers"});
-    ring.push_back({b.stage, math[std::size_t(c)], math[std::size_t(c)] + 1, "wgmma " + name(b), "#90caf9",
-                    "consumers: wait full[" + str(b.stage) + "] for parity " + str(b.full_parity) + ", then wgmma" +
-                        (b.epilogue_released_stage >= 0 ? "; the tile's last: released in its epilogue" : "")});
-  }
+  auto const schedule = tut::ring_schedule<RingState, S>(k_tiles, {2, true, true});
+  tut::RingRun const run = tut::ideal_run(schedule, S, kEpiSlots);
   tut::svg::write_file(
       dir + "/barriers.svg",
-      tut::svg::timeline("step11: two tiles' k-tiles through the ring of " + str(S) + " stages (K = " +
+      tut::ring_timeline("step11: two tiles' k-tiles through the ring of " + str(S) + " stages (K = " +
                              str(o.problem.k) + ": " + str(k_tiles) + " k-tiles per tile)",
-                         "the same ideal run: T1's first k-tiles go into the stages T0's last ones leave, while T0's "
-                         "epilogue runs; hover a bar for the barrier and parity each side waits on (barrier_schedule())",
-                         stage_rows, cols, ring,
-                         {{"#ffcc80", "producer: TMA into the stage (full[s] arrives)"},
-                          {"#fff3e0", "landed, waiting for the consumers"},
-                          {"#90caf9", "consumers: wgmma reads it (then empty[s])"}}));
+                         "an ideal run in slots of one k-tile's wgmmas: the ring runs on from T0 into T1, but T1's "
+                         "first TMA waits for epi_done, since T0's C tile goes out through the same bytes; the "
+                         "consumers then wait for it to land (ring_schedule(), the kernel's RingState)",
+                         schedule, run, S, run.slots));
 
   // The persistent order at 2048 x 4096 (16 x 16 tiles): 256 tiles for 132 CTAs, two visits for most.
   std::int64_t const M = 16 * bm, N = 16 * bn;

@@ -1,6 +1,7 @@
 /// \file step11_persistent/what_is_new.hpp
-/// \brief The helpers of section 4 of step 11's printout, what only this step prints: the ring's
-/// barrier phases across a tile boundary.
+/// \brief Section 4 of step 11's printout, what only this step prints (step.cpp calls it after the
+/// sections every Hopper step shares): the tiles each CTA visits, the ring's barrier phases across a
+/// tile boundary, and the epilogue that holds the producer back.
 #pragma once
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 #include <cute/tensor.hpp>
 
 #include "config.hpp"
-#include "pipeline.hpp"
 #include "tut/printout.hpp"
 #include "tut/printout_sm90.hpp"
 
@@ -22,47 +22,41 @@ using tut::plain;
 using tut::print_item;
 using tut::str;
 
-/// \brief The barrier phases around the traced CTA's first tile boundary, as the kernel's RingState counters go.
-template <class Cfg>
-void print_barriers(std::ostream& os, int k_tiles, int visits) {
+/// \brief Section 4 for configuration Cfg, problem \p o, its traced tile \p t (tut::tile_cta) and CTA \p traced.
+template <class Cfg, class Tiles, class Traced>
+void print_what_is_new(std::ostream& os, tut::Options const& o, Tiles const& t, Traced const& traced) {
   constexpr int S = Cfg::kStages;
+  int const K = int(o.problem.k);
+  int const bm = size<0>(typename Cfg::CtaTiler{}), bn = size<1>(typename Cfg::CtaTiler{});
+  int const bk = size<2>(typename Cfg::CtaTiler{});
+  int const k_tiles = int(size<2>(t.gA));
+
+  // ---- What is new -----------------------------------------------------------------------------------
+  tut::print_section(os, 4, "What is new: persistent CTAs, and one ring across their tiles");
+  tut::print_visits(os, traced);
+  int const visits = Cfg::kSchedule.visits(traced.visitor.cta, traced.tiles.m, traced.tiles.n);
+  os << "  Both roles loop over the same visits: the producer loads every k-tile of every tile, the consumers\n"
+     << "  clear the accumulators, run the mainloop and store C, once per tile. Step 10 launched one CTA per\n"
+     << "  tile, and each paid its setup (barriers, setmaxnreg, the first k-tiles' latency) again.\n\n";
+  tut::print_k_edge(os, K, bk);
+  os << "\n";
+
   int const tiles = std::min(visits, 2);
-  auto const schedule = barrier_schedule<S>(k_tiles, tiles);
-  os << "  The pipeline: " << S << " stages, two mbarriers each, step 10's. full[s] completes a phase when the producer\n"
-     << "  has arrived (arrive.expect_tx, " << Cfg::kStageBytes << " bytes) and the TMA unit has delivered them; empty[s] when each\n"
-     << "  of the " << Cfg::kConsumers << " consumer warpgroups has arrived. The ring does not start again for the next tile: both sides\n"
-     << "  count on, so a tile's first k-tile takes the stage after the last one's.\n  " << k_tiles << " k-tile"
-     << (k_tiles == 1 ? "" : "s") << " per tile, " << visits << " tile" << (visits == 1 ? "" : "s") << " for this CTA";
-  // Rows shown: the first tile's last S+1 k-tiles and the next tile's first S+1 (all when that is fewer).
-  std::vector<std::size_t> shown;
-  for (std::size_t i = 0; i < schedule.size(); ++i) {
-    BarrierStep const& b = schedule[i];
-    bool const near_end = b.visit == 0 && b.k_tile >= k_tiles - (S + 1);
-    bool const near_start = b.visit == 1 && b.k_tile <= S;
-    if (schedule.size() <= std::size_t(2 * S + 2) || near_end || near_start) shown.push_back(i);
-  }
-  os << (tiles == 2 ? "; around its first tile boundary:\n\n" : ":\n\n")
-     << "    visit  k-tile  stage  producer: wait empty[s] for        consumers: wait full[s] for  then release\n";
-  std::size_t last = 0;
-  for (std::size_t i : shown) {
-    if (i > last + 1 || (i > 0 && last == 0 && shown.front() != 0)) os << "    ...\n";
-    last = i;
-    BarrierStep const& b = schedule[i];
-    std::string const wait_empty =
-        "parity " + str(b.empty_parity) + (b.lap == 0 ? " (passes: fresh)" : " (" + str(S) + " k-tiles earlier read)");
-    std::string released =
-        b.released_stage < 0 ? "" : "empty[" + str(b.released_stage) + "] (k-tile " + str(b.released_k_tile) + ")";
-    if (b.epilogue_released_stage >= 0)
-      released += (released.empty() ? "" : ", ") + std::string("empty[") + str(b.epilogue_released_stage) +
-                  "] in the epilogue";
-    tut::print_row(os, {str(b.visit), str(b.k_tile), str(b.stage), wait_empty, "parity " + str(b.full_parity),
-                        released.empty() ? "-" : released},
-                   {7, 8, 7, 35, 29});
-  }
-  if (last + 1 < schedule.size()) os << "    ...\n";
+  auto const schedule = tut::ring_schedule<RingState, S>(k_tiles, {tiles, true, true});
+  os << "  The pipeline: " << S << " stages, two mbarriers each, step 10's, and one more, epi_done. The ring does\n"
+     << "  not start again for the next tile: both sides count on, so a tile's first k-tile takes the stage after\n"
+     << "  the last one's. " << k_tiles << " k-tile" << (k_tiles == 1 ? "" : "s") << " per tile, " << visits
+     << " tile" << (visits == 1 ? "" : "s") << " for this CTA" << (tiles == 2 ? "; around its first tile boundary:\n\n" : ":\n\n");
+  tut::print_ring_across_tiles(os, schedule, S, k_tiles);
   os << "\n  Step 10 never released a tile's last stage: its CTA ended there. Here the consumers release it once\n"
-     << "  warpgroup_wait<0>() says its wgmmas are done, at the start of the epilogue, so that the producer can\n"
-     << "  fill it with the next tile's k-tiles while the consumers store this tile.\n";
+     << "  warpgroup_wait<0>() says its wgmmas are done, at the start of the epilogue: every stage completes one\n"
+     << "  phase per k-tile, or the parities would no longer match.\n\n"
+     << "  The epilogue is step 10's: the C tile (" << bm << " x " << bn << " floats, " << bm * bn * 4
+     << " bytes) goes through the ring's bytes. So\n"
+     << "  the producer must not refill any stage until every consumer thread has stored its part: each arrives\n"
+     << "  on epi_done (" << Cfg::kMmaThreads << " arrivals complete a phase, one per visit) after its last read of sC, and the\n"
+     << "  producer waits for visit v-1's phase, parity (v-1) % 2, before visit v's first TMA load. The ring\n"
+     << "  stands idle through every epilogue: the next tile's k-tiles start loading only when it ends.\n";
 }
 
 }  // namespace step11

@@ -15,6 +15,7 @@
 #include <cute/tensor.hpp>  // first: it brings the copy and MMA atoms (copy_atom.hpp alone does not compile)
 
 #include "tut/problem.hpp"
+#include "tut/subtile.hpp"
 #include "tut/tile_schedule.hpp"
 
 namespace step13 {
@@ -95,27 +96,9 @@ CUTE_HOST_DEVICE constexpr int epi_buffer(int warpgroup, int subtile) {
 template <int BLK_M, int CONSUMERS>
 using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<kEpiN>, Int<kEpiBuffers * CONSUMERS>>{}));
 
-/// \brief The whole BLK_M×BLK_N C tile as partition_C sees it, laid on buffer 0: column n of the tile is
-/// column n % kEpiN of the buffer (the subtile, n / kEpiN, has stride 0). Composed with sC's layout, it
-/// gives every accumulator its smem place in whichever subtile it belongs to. (m,(n,subtile)) -> buffer idx
-template <int BLK_M, int BLK_N>
-using TileOnBuffer = Layout<Shape<Int<BLK_M>, Shape<Int<kEpiN>, Int<BLK_N / kEpiN>>>, Stride<_1, Stride<Int<BLK_M>, _0>>>;
-
-/// \brief A thread's accumulators (or its partition of the C tile), (MMA,MMA_M,1), a subtile at a time:
-/// column e of the result is subtile e's values. wgmma's C fragment walks N in blocks of 8 columns, 4
-/// values per block, one block after another, for each of its MMA_M 64-row blocks in turn. So the
-/// values of columns [e·kEpiN, (e+1)·kEpiN) are PER consecutive ones in each row block: PER at e·PER,
-/// and PER more at e·PER + size(MMA) for the second row block (step 12's warpgroups had one row block
-/// each, and took them as one run of V). The tests check it at every thread and value.
-/// ((PER,MMA_M),SUBTILES) -> the tensor's value
-template <int SUBTILES, class Tensor>
-CUTE_HOST_DEVICE auto by_subtile(Tensor&& t) {
-  constexpr int MMA = decltype(size<0>(t))::value, MMA_M = decltype(size<1>(t))::value;
-  static_assert(decltype(size<2>(t))::value == 1 && MMA % SUBTILES == 0, "one wgmma wide, whole subtiles");
-  constexpr int PER = MMA / SUBTILES;
-  using BySubtile = Layout<Shape<Shape<Int<PER>, Int<MMA_M>>, Int<SUBTILES>>, Stride<Stride<_1, Int<MMA>>, Int<PER>>>;
-  return make_tensor(t.data(), composition(t.layout(), BySubtile{}));
-}
+/// \brief The C tile laid on one buffer, and a thread's accumulators a subtile at a time: the epilogue's
+/// views, common code (tut/subtile.hpp) since step 13 stores its tiles the same way.
+using tut::by_subtile;
 //! [smem_layouts]
 
 //! [shared_storage]
@@ -213,17 +196,18 @@ struct Config {
   static constexpr int kMmaThreads = kWarpgroupThreads;             ///< the TiledMMA's threads: one warpgroup
   /// \brief Threads per CTA: the consumers, then one producer warpgroup, whose first thread issues
   /// every TMA load. (A whole warpgroup, so that `setmaxnreg` can hand its registers to the consumers.)
-  static constexpr int kThreads = kWarpgroupThreads * (CONSUMERS + 1);
+  static constexpr int kThreads = kWarpgroupThreads * CONSUMERS + kWarpgroupThreads;
   static constexpr int kStages = STAGES;                             ///< k-tiles in the smem ring
   /// \brief Registers per thread after `setmaxnreg`: the producer needs few, the consumers hold the
-  /// accumulators (BLK_M·BLK_N/128 floats each). 128·(kProducerRegs + CONSUMERS·kConsumerRegs) must
-  /// fit the SM's 64 K registers.
+  /// accumulators (BLK_M·BLK_N/kMmaThreads floats each). 128·(kProducerRegs + CONSUMERS·kConsumerRegs)
+  /// must fit the SM's 64 K registers.
   static constexpr int kProducerRegs = 40;                           ///< the producer's registers per thread
-  static constexpr int kConsumerRegs = 232;                          ///< each consumer's
-  /// \brief How the CTAs visit the tiles: persistent, step 11's schedule. 132 CTAs, one per SM of an
-  /// H100 SXM or H200 (fewer when there are fewer tiles), stay resident; CTA c computes tiles c,
-  /// c + 132, c + 264, ... of step 10's raster order, and its consumer warpgroups take them in turn:
-  /// warpgroup 0 visits 0, 2, 4, ..., warpgroup 1 visits 1, 3, 5, ...
+  static constexpr int kConsumerRegs = CONSUMERS == 2 ? 232 : 240;  ///< each consumer's
+  /// \brief How the CTAs visit the tiles: persistent. 132 CTAs, one per SM of an H100 SXM or H200 (fewer
+  /// when there are fewer tiles), stay resident; CTA c computes tiles c, c + 132, c + 264, ... of step
+  /// 10's raster order (groups of 8 tile-rows, tut::raster_tile). Fixed when the step is compiled, so the
+  /// printout can name the CTA of any tile without a GPU. Its warpgroups take them in turn: warpgroup 0
+  /// visits 0, 2, 4, ..., warpgroup 1 visits 1, 3, 5, ...
   static constexpr int kCtas = 132;
   static constexpr tut::TileSchedule kSchedule{tut::Visit::persistent, 8, kCtas};  ///< CTA c: tiles c, c+132, ...
   static_assert(kSchedule.kind == tut::Visit::persistent, "the kernel's CTAs loop over their tiles");
@@ -235,7 +219,7 @@ struct Config {
   /// \brief sC: kEpiBuffers subtiles of BLK_M×kEpiN per consumer warpgroup. (m,n,buffer) -> smem_idx
   using SmemLayoutC = step13::SmemLayoutC<BLK_M, CONSUMERS>;
   /// \brief A tile, (BLK_M,BLK_N), on buffer 0 of sC: what partition_C of the accumulators is applied to.
-  using TileOnBuffer = step13::TileOnBuffer<BLK_M, BLK_N>;
+  using TileOnBuffer = tut::TileOnBuffer<BLK_M, BLK_N, kEpiN>;
   static constexpr int kSubtiles = BLK_N / kEpiN;  ///< TMA stores per C tile
   /// \brief The kernel's shared memory.
   using Smem = SharedStorage<ElementAB, ElementAB, ElementC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
@@ -260,6 +244,7 @@ struct Config {
   static_assert(BLK_N % kEpiN == 0 && kEpiN % 8 == 0 && BLK_M % 8 == 0,
                 "the C tile is whole subtiles, a subtile whole 8-column blocks of wgmma's C fragment and swizzle atoms");
   static_assert(STAGES >= 2, "a ring: at least one k-tile in flight while one is read");
+  static_assert(kThreads == 128 * (CONSUMERS + 1), "consumers, then the producer");
   static_assert(128 * (kProducerRegs + CONSUMERS * kConsumerRegs) <= 65536, "the register file holds them");
   static_assert(kSmemBytes == STAGES * kStageBytes + CONSUMERS * kEpiBuffers * kSubtileBytes + 1024,
                 "the ring, the epilogue's buffers, then the mbarriers padded to 1 KB");
@@ -268,10 +253,10 @@ struct Config {
 //! [config]
 
 //! [default]
-/// \brief The step's configuration: a 128×128×64 tile per consumer warpgroup (step 12's small tile,
-/// now a single warpgroup's, two m64n128k16 wgmmas per 16 k), 6 stages of 32 KB (196,608 bytes: step
-/// 12's ring), two epilogue buffers of 128×16 floats per warpgroup (32,768 bytes in all) and the 14
-/// mbarriers, which the 1 KB alignment pads to 1,024 bytes: 230,400 bytes of smem, step 12's.
+/// \brief The step's configuration: a 128×128×64 tile per consumer warpgroup (two m64n128k16 wgmmas per
+/// 16 k), 6 stages of 32 KB (196,608 bytes: step 12's ring, in bytes), two epilogue buffers of 128×16
+/// floats per warpgroup (32,768 bytes in all: step 12's two) and the 14 mbarriers, which the 1 KB
+/// alignment pads to 1,024 bytes: 230,400 bytes of smem, step 12's.
 using Default = Config<128, 128, 64, 2, 6>;
 //! [default]
 static_assert(Default::kSmemBytes == 6 * 32768 + 4 * 8192 + 1024 && Default::kSmemBytes == 230400,
@@ -283,8 +268,8 @@ static_assert(std::is_same_v<decltype(shape(Default::SmemLayoutB{})), Shape<Shap
 static_assert(std::is_same_v<MmaOp<128>, SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "the wgmma is m64n128k16, fp16 in, fp32 accumulate");
 
-/// \brief The configurations compiled into the step: one. Step 12 chose between 128×256 tiles and
-/// 128×128 ones; ping-pong runs 128×128 tiles at every size (docs/step13_pingpong.md says why).
+/// \brief The configurations compiled into the step (the benchmark times each, the GPU tests run each;
+/// --variant picks one). Ping-pong runs 128×128 tiles at every size (docs/step13_pingpong.md says why).
 using Variants = std::tuple<Default>;
 
 /// \brief The sizes the step runs: any M and N, K a multiple of 8 (TMA's 16-byte row pitch).

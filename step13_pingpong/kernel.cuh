@@ -26,11 +26,11 @@ using namespace cute;
 /// TMA into a STAGES-deep smem ring, one tile's after another's; the CONSUMERS consumer warpgroups (threads
 /// 0..128·CONSUMERS-1) take the tiles in turn, each multiplying its tile's k-tiles with wgmma (Cfg's TiledMMA is
 /// one warpgroup's) and storing its C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
-/// stores nothing outside C. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
+/// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
-/// only the run knows (tut::TmaParams): the problem's layouts, the TMA descriptors, C, the schedule
-/// (persistent: CTA c takes tiles c, c + gridDim.x, ...). Where C's rows start 16-byte aligned (N a
-/// multiple of 4, C aligned), p.tma_c describes C and the TMA unit stores it (Params::kTmaStore);
+/// only the run knows (tut::TmaParams): the problem's layouts, the TMA descriptors, the schedule
+/// (persistent: CTA c takes tiles c, c + gridDim.x, ...), C, and p.tma_c: where C's rows start 16-byte
+/// aligned (N a multiple of 4, C aligned), C's descriptor, and the TMA unit stores C (Params::kTmaStore);
 /// otherwise (p.tma_c is a tut::NoTmaStore) each thread stores its accumulators straight to C, masked.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class Cfg, class Params>
@@ -58,7 +58,6 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   auto const& tma_b = p.tma_b;
   auto const& tma_c = p.tma_c;                              // C's, or a NoTmaStore
   constexpr bool TMA_STORE = Params::kTmaStore;             // the TMA unit stores C (C's rows are aligned)
-  constexpr int CONSUMERS = Cfg::kConsumers;                // consumer warpgroups, each on tiles of its own
   //! [params]
 
   //! [preconditions]
@@ -100,7 +99,9 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   int const tiles_m = ceil_div(size<0>(layout_c), size<0>(cta_tiler));  // ceil(M/BLK_M)
   int const tiles_n = ceil_div(size<1>(layout_c), size<1>(cta_tiler));  // ceil(N/BLK_N)
   int const visits = p.schedule.visits(int(blockIdx.x), tiles_m, tiles_n);
-  auto tile_of = [&](int visit) { return p.schedule.tile(int(blockIdx.x), visit, tiles_m, tiles_n); };
+  auto tile_of = [&](int visit) {
+    return p.schedule.tile(int(blockIdx.x), visit, tiles_m, tiles_n);
+  };
   Tensor gA = local_tile(mA, cta_tiler, make_coord(_, _, _), Step<_1, X,_1>{});  // (BLK_M,BLK_K,m,k) -> (m,k)
   Tensor gB = local_tile(mB, cta_tiler, make_coord(_, _, _), Step< X,_1,_1>{});  // (BLK_N,BLK_K,n,k) -> (n,k)
   Tensor gC = local_tile(mC, cta_tiler, make_coord(_, _, _), Step<_1,_1, X>{});  // (BLK_M,BLK_N,m,n)
@@ -117,6 +118,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
   Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);          // (BLK_M,EPI_N,BUFFERS·CONSUMERS)
   constexpr int STAGES = size<2>(SmemLayoutA{});
+  constexpr int CONSUMERS = Cfg::kConsumers;                // consumer warpgroups, each on tiles of its own
   //! [smem]
 
   //! [tma_partition]
@@ -241,7 +243,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       if (k_tile == K_TILE_MAX - 1 && wg_thread == 0)       // the tile's last k-tile: the other's turn
         arrive_barrier(smem.turn[(warpgroup + 1) % CONSUMERS]);
       // The math on k-tile k_tile, while the producer's copies are in flight: MMA_M·MMA_K wgmmas (64 rows
-      // and 16 k each; 2·4 in the default), issued by the whole warpgroup, asynchronous until waited for.
+      // and 16 k each), issued by the whole warpgroup, asynchronous until waited for.
       warpgroup_fence_operand(tCrC);                        // the compiler keeps tCrC in place around them
       warpgroup_arrive();                                   // the accumulators' registers are ready for wgmma
       gemm(mma, tCrA(_,_,_,read.index), tCrB(_,_,_,read.index), tCrC);  // MMA_M·MMA_K wgmma.mma_async

@@ -18,8 +18,8 @@
 #include "tut/pictures.hpp"
 #include "tut/printout.hpp"
 #include "tut/printout_sm90.hpp"
-#include "what_is_new.hpp"
 #include "tut/svg.hpp"
+#include "what_is_new.hpp"
 
 namespace step13 {
 
@@ -90,7 +90,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      tut::config_name<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &turns_picture, Cfg::kSchedule)...};
+      tut::config_name<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &turns_picture<Cfg>, Cfg::kSchedule)...};
 }
 
 }  // namespace

@@ -10,7 +10,9 @@ ratio_cuBLAS counter) and "N% of cuBLASLt" (a ratio_cuBLASLt counter), and every
 introduced by a paragraph that says "TFLOP/s", and fails on one that no benchmark of
 docs/bench/*.json rounds to, at the number of decimals written. A page that quotes another run (the
 history of a choice) puts it between `<!-- numbers: another run -->` and `<!-- numbers: end -->`, and
-says so in its text. Exit 0 pass, 1 fail.
+says so in its text; a section that quotes a later run of docs/bench/ puts it between
+`<!-- numbers: run docs/bench/FILE.json -->` and `<!-- numbers: end -->`, and is checked against that
+file. Exit 0 pass, 1 fail.
 """
 import json
 import re
@@ -75,8 +77,8 @@ def check_github():
     return 1 if bad else 0
 
 
-def bench_values():
-    data = json.loads(BENCH_JSON.read_text(encoding="utf-8"))
+def bench_values(path=BENCH_JSON):
+    data = json.loads(path.read_text(encoding="utf-8"))
     tflops, ratios, lt_ratios = [], [], []
     for entry in data["benchmarks"]:
         if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
@@ -96,17 +98,27 @@ def matches(figure, values, scale=1.0):
 
 
 def check_numbers():
-    tflops, ratios, lt_ratios = bench_values()
+    default = bench_values()
     bad, count = [], 0
+    run = re.compile(r"^<!-- numbers: run (\S+\.json) -->$")
     for page in pages():
         lines = outside_fences(page.read_text(encoding="utf-8"))
         other_run, table_of_figures, paragraph, paragraph_done = False, False, "", True
+        json_path, (tflops, ratios, lt_ratios) = BENCH_JSON, default
         for n, line in enumerate(lines, 1):
             where = f"{page.relative_to(ROOT)}:{n}"
+            named = run.match(line.strip())
             if line.strip() == "<!-- numbers: another run -->":
                 other_run = True
+            elif named:
+                json_path = ROOT / named.group(1)
+                if not json_path.is_file():
+                    bad.append(f"{where}: {named.group(1)} does not exist")
+                    json_path = BENCH_JSON
+                tflops, ratios, lt_ratios = bench_values(json_path)
             elif line.strip() == "<!-- numbers: end -->":
                 other_run = False
+                json_path, (tflops, ratios, lt_ratios) = BENCH_JSON, default
             if other_run:
                 continue
             if line.startswith("|"):
@@ -117,9 +129,9 @@ def check_numbers():
                             continue
                         count += 1
                         if not matches(found.group(1), tflops):
-                            bad.append(f"{where}: {found.group(1)} TFLOP/s is in no benchmark of {BENCH_JSON.name}")
+                            bad.append(f"{where}: {found.group(1)} TFLOP/s is in no benchmark of {json_path.name}")
                         if found.group(2) and not matches(found.group(2), ratios):
-                            bad.append(f"{where}: ratio {found.group(2)} is in no benchmark of {BENCH_JSON.name}")
+                            bad.append(f"{where}: ratio {found.group(2)} is in no benchmark of {json_path.name}")
             elif line.strip().startswith("<!--"):
                 pass
             elif not line.strip():
@@ -132,12 +144,12 @@ def check_numbers():
             for found in FIGURE.finditer(line):
                 count += 1
                 if not matches(found.group(1), tflops):
-                    bad.append(f"{where}: {found.group(0)} is in no benchmark of {BENCH_JSON.name}")
+                    bad.append(f"{where}: {found.group(0)} is in no benchmark of {json_path.name}")
             for pattern, values in ((PERCENT, ratios), (PERCENT_LT, lt_ratios)):
                 for found in pattern.finditer(line):
                     count += 1
                     if not matches(found.group(1), values, 100.0):
-                        bad.append(f"{where}: {found.group(0)} is no ratio in {BENCH_JSON.name}")
+                        bad.append(f"{where}: {found.group(0)} is no ratio in {json_path.name}")
         if other_run:
             bad.append(f"{page.relative_to(ROOT)}: <!-- numbers: another run --> has no <!-- numbers: end -->")
     for line in bad:

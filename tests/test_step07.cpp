@@ -14,11 +14,11 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "gemm_checks.hpp"
-#include "pipeline.hpp"
-#include "smem_accesses.hpp"
 #include "step07_multistage.hpp"
 #include "tut/format.hpp"
+#include "tut/ldmatrix_rows.hpp"
 #include "tut/mask.hpp"
+#include "tut/pipe_schedule.hpp"
 
 using namespace cute;
 using step07::Default;
@@ -168,7 +168,8 @@ TEST_CASE("ldmatrix is conflict-free: each phase of 8 lanes covers the 8 16-byte
         for (int warp = 0; warp < Cfg::kThreads / 32; ++warp)
           for (int i = 0; i < instrs; ++i) {
             CAPTURE(a, stage, warp, i);
-            auto const rows = step07::ldmatrix_rows<Cfg>(smem, a, warp, i, stage);
+            auto const rows = a ? tut::ldmatrix_rows(typename Cfg::S2RCopyA{}, smem.sA(), smem, warp, i, stage)
+                                : tut::ldmatrix_rows(typename Cfg::S2RCopyB{}, smem.sB(), smem, warp, i, stage);
             for (int phase = 0; phase < 4; ++phase) {
               std::set<std::int64_t> groups;
               for (int l = 8 * phase; l < 8 * phase + 8; ++l) {
@@ -193,7 +194,8 @@ TEST_CASE("the pipeline: every k-tile filled once, read from the stage it landed
   auto check = [](auto stages_constant, int k_tiles) {
     constexpr int S = decltype(stages_constant)::value;
     CAPTURE(S, k_tiles);
-    auto const schedule = step07::pipeline_schedule<S>(k_tiles);
+    auto const schedule =
+        tut::pipe_schedule<step07::PipeState<S>>(k_tiles, S, {S - 1, step07::groups_in_flight<S>()});
     REQUIRE(int(schedule.size()) == S - 1 + k_tiles);
     std::vector<int> holds(S, -1);      // the k-tile each stage holds
     std::vector<bool> consumed(std::size_t(k_tiles + S), false);

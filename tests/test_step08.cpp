@@ -15,11 +15,11 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "gemm_checks.hpp"
-#include "pipeline.hpp"
 #include "step08_wgmma.hpp"
 #include "tut/format.hpp"
 #include "tut/host_smem.hpp"
 #include "tut/mask.hpp"
+#include "tut/pipe_schedule.hpp"
 
 using namespace cute;
 using step08::Default;
@@ -68,7 +68,8 @@ TEST_CASE("the pipeline: every k-tile filled once, read after it landed, never r
     constexpr int AHEAD = step08::copies_ahead<S>();
     CAPTURE(S, k_tiles);
     CHECK(AHEAD == S - 1 - step08::kWgmmaInFlight);
-    auto const schedule = step08::pipeline_schedule<S>(k_tiles);
+    auto const schedule = tut::pipe_schedule<step08::PipeState<S>>(
+        k_tiles, S, {step08::copies_ahead<S>(), step08::groups_in_flight<S>(), step08::kWgmmaInFlight});
     REQUIRE(int(schedule.size()) == AHEAD + k_tiles);
     std::vector<int> holds(S, -1);      // the k-tile each stage holds
     std::vector<int> filled(std::size_t(k_tiles), 0);

@@ -15,11 +15,11 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "gemm_checks.hpp"
-#include "pipeline.hpp"
 #include "step09_tma.hpp"
 #include "tut/format.hpp"
 #include "tut/host_smem.hpp"
 #include "tut/mask.hpp"
+#include "tut/pipe_schedule.hpp"
 
 using namespace cute;
 using step09::Default;
@@ -84,7 +84,8 @@ TEST_CASE("the pipeline: every k-tile loaded once, waited for at the parity that
     constexpr int AHEAD = step09::copies_ahead<S>();
     CAPTURE(S, k_tiles);
     CHECK(AHEAD == S - 1 - step09::kWgmmaInFlight);
-    auto const schedule = step09::pipeline_schedule<S>(k_tiles);
+    auto const schedule =
+        tut::pipe_schedule<step09::PipeState<S>>(k_tiles, S, {step09::copies_ahead<S>(), -1, step09::kWgmmaInFlight});
     REQUIRE(int(schedule.size()) == AHEAD + k_tiles);
     std::vector<int> holds(S, -1);   // the k-tile each stage's last TMA brings
     std::vector<int> fills(S, 0);    // TMA copies issued into each stage: phases its barrier will complete

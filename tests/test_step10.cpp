@@ -21,11 +21,11 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "gemm_checks.hpp"
-#include "pipeline.hpp"
 #include "step10_warp_specialized.hpp"
 #include "tut/format.hpp"
 #include "tut/host_smem.hpp"
 #include "tut/mask.hpp"
+#include "tut/ring_schedule.hpp"
 
 using namespace cute;
 using step10::Default;
@@ -182,7 +182,7 @@ TEST_CASE("the mbarrier pipeline: no deadlock, no stage read before it lands or 
 
 TEST_CASE("the barrier schedule the printout shows: stages round the ring, parities flip per lap", "[step10]") {
   constexpr int S = Default::kStages;
-  auto const steps = step10::barrier_schedule<S>(11);
+  auto const steps = tut::ring_schedule<step10::RingState, S>(11);
   REQUIRE(steps.size() == 11);
   for (auto const& b : steps) {
     INFO("k-tile " << b.k_tile);

@@ -220,8 +220,8 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
           {"step08_wgmma", {"stage_ring.svg"}},
           {"step09_tma", {"barriers.svg", "tma_box.svg"}},
           {"step10_warp_specialized", {"barriers.svg", "tma_box.svg", "tile_order.svg"}},
-          {"step11_persistent", {"barriers.svg", "epilogue_overlap.svg", "tile_order.svg"}},
-          {"step12_tile_choice", {"tiles_128x256.svg", "tiles_128x128.svg"}},
+          {"step11_persistent", {"barriers.svg", "tile_order.svg"}},
+          {"step12_tma_store", {"barriers.svg", "epilogue_overlap.svg", "tile_order.svg"}},
           {"step13_pingpong", {"pingpong.svg"}}};
       CHECK((v.extra_svg != nullptr) == (own.count(s.name) == 1));
       if (own.count(s.name))

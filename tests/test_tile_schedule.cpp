@@ -1,6 +1,10 @@
 // The three tile schedules (tut/tile_schedule.hpp): every tile visited exactly once, by the CTA and on the
 // visit the schedule names, on many shapes; the raster order's groups; the persistent loop's stride.
+#include <algorithm>
+#include <cstdint>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catch.hpp"
@@ -112,4 +116,24 @@ TEST_CASE("a schedule says whether it is usable, and tiles round up", "[schedule
   CHECK(tut::tile_counts(300, 600, 128, 256) == tut::TileCoord{3, 3});
   CHECK(tut::tile_counts(256, 512, 128, 256) == tut::TileCoord{2, 2});
   CHECK(tut::tile_counts(1, 1, 128, 256) == tut::TileCoord{1, 1});
+}
+
+TEST_CASE("busiest_cta_work: the persistent schedule's own count of its busiest CTA's tiles", "[schedule]") {
+  std::mt19937 rng(12);
+  std::uniform_int_distribution<std::int64_t> size(1, 12000);
+  std::uniform_int_distribution<int> ctas_of(1, 200);
+  for (int i = 0; i < 300; ++i) {
+    std::int64_t const M = size(rng), N = size(rng);
+    int const ctas = ctas_of(rng);
+    for (auto [bm, bn] : {std::pair<int, int>{128, 256}, {128, 128}, {64, 64}}) {
+      CAPTURE(M, N, ctas, bm, bn);
+      tut::TileSchedule const s{tut::Visit::persistent, 8, ctas};
+      tut::TileCoord const t = tut::tile_counts(M, N, bm, bn);
+      int most = 0;
+      for (int c = 0; c < s.cta_count(t.m, t.n); ++c) most = std::max(most, s.visits(c, t.m, t.n));
+      REQUIRE(tut::busiest_cta_work(M, N, bm, bn, ctas) == std::int64_t(most) * bm * bn);
+    }
+  }
+  CHECK(tut::busiest_cta_work(1024, 1024, 128, 256, 132) == 128 * 256);      // 32 tiles: one each
+  CHECK(tut::busiest_cta_work(4096, 4096, 128, 256, 132) == 4 * 128 * 256);  // 512 tiles: 4 for some
 }

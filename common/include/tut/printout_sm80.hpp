@@ -66,10 +66,14 @@ void print_mma_sync_atom(std::ostream& os, std::string const& note) {
 /// \brief "UniversalCopy<uint128_t>": the copy op that moves \p bits bits at once.
 inline std::string universal_copy(int bits) { return "UniversalCopy<uint" + str(bits) + "_t>"; }
 
-/// \brief "<op> x threads (R,C):(C,1)": \p threads threads of copy op \p op, \p per_row of them side by side
-/// along each row, thread t at (t/C, t%C).
-inline std::string row_major_threads(std::string const& op, int threads, int per_row) {
-  return op + " x threads (" + str(threads / per_row) + "," + str(per_row) + "):(" + str(per_row) + ",1)";
+/// \brief Section 2's two lines of a TiledCopy: its copy op \p op over the threads \p ThrLayout (\p thr_note
+/// beside them), each moving the values \p ValLayout (\p val_note after them, \p note beside): the two
+/// layouts make_tiled_copy was given, printed from the types.
+template <class ThrLayout, class ValLayout>
+void print_tiled_copy_lines(std::ostream& os, std::string const& op, std::string const& thr_note,
+                            std::string const& val_note, std::string const& note) {
+  print_item(os, "TiledCopy", op + " x threads " + plain(ThrLayout{}), thr_note);
+  print_item(os, "", "x values " + plain(cute::shape(ValLayout{})) + ": " + val_note, note);
 }
 
 /// \brief "thread t -> (t/C, t%C)": where a row-major thread layout of \p per_row threads a row puts thread t.
@@ -77,15 +81,6 @@ inline std::string row_major_thread_at(int per_row) {
   return "thread t -> (t/" + str(per_row) + ", t%" + str(per_row) + ")";
 }
 
-/// \brief Cfg's gmem -> smem copy of A and B by cp.async (steps 06, 07): \p CopyOp, one \p chunk of 16 bytes
-/// per thread and instruction, BLK_K/chunk threads side by side along a row of the k-tile.
-template <class Cfg, class CopyOp>
-std::string cp_async_threads(int chunk) {
-  static_assert(std::is_same_v<CopyOp, cute::SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<cute::uint128_t>>,
-                "the name printed below");
-  return row_major_threads("SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>", Cfg::kThreads,
-                           int(cute::size<2>(typename Cfg::CtaTiler{})) / chunk);
-}
 
 /// \brief Section 2's sizes line of a kernel that copies A and B in 16-byte chunks of \p chunk elements.
 inline void print_chunk_sizes(std::ostream& os, int chunk) {

@@ -15,6 +15,7 @@
 
 #include "tut/format.hpp"
 #include "tut/printout.hpp"
+#include "tut/ring_schedule.hpp"
 
 namespace tut {
 
@@ -212,6 +213,42 @@ inline void print_wgmma_counts(std::ostream& os, int mma_k, int rows, int bn, in
   os << "\n  gemm() per k-tile: " << mma_k << " wgmma (MMA_K) per warpgroup, each " << rows << "x" << bn
      << "x16; loop counts: " << k_tiles << " k-tiles x " << mma_k << " = " << k_tiles * mma_k
      << " wgmma per warpgroup\n";
+}
+
+}  // namespace tut
+
+namespace tut {
+
+/// \brief The ring's barrier phases around a CTA's first tile boundary (a persistent kernel's): the first
+/// tile's last \p stages+1 k-tiles and the next tile's first \p stages+1, from \p schedule (ring_schedule).
+inline void print_ring_across_tiles(std::ostream& os, std::vector<RingStep> const& schedule, int stages, int k_tiles) {
+  std::vector<std::size_t> shown;
+  for (std::size_t i = 0; i < schedule.size(); ++i) {
+    RingStep const& b = schedule[i];
+    bool const near_end = b.visit == 0 && b.k_tile >= k_tiles - (stages + 1);
+    bool const near_start = b.visit == 1 && b.k_tile <= stages;
+    if (schedule.size() <= std::size_t(2 * stages + 2) || near_end || near_start) shown.push_back(i);
+  }
+  os << "    visit  k-tile  stage  producer: wait empty[s] for        consumers: wait full[s] for  then release\n";
+  std::size_t last = 0;
+  for (std::size_t i : shown) {
+    if (i > last + 1 || (i > 0 && last == 0 && shown.front() != 0)) os << "    ...\n";
+    last = i;
+    RingStep const& b = schedule[i];
+    if (b.epi_parity >= 0)
+      print_row(os, {"", "", "", "(first: epi_done, parity " + str(b.epi_parity) + ")"}, {7, 8, 7, 35});
+    std::string const wait_empty = "parity " + str(b.empty_parity) +
+                                   (b.lap == 0 ? " (passes: fresh)" : " (" + str(stages) + " k-tiles earlier read)");
+    std::string released =
+        b.released_stage < 0 ? "" : "empty[" + str(b.released_stage) + "] (k-tile " + str(b.released_k_tile) + ")";
+    if (b.epilogue_released_stage >= 0)
+      released += (released.empty() ? "" : ", ") + std::string("empty[") + str(b.epilogue_released_stage) +
+                  "] in the epilogue";
+    print_row(os, {str(b.visit), str(b.k_tile), str(b.stage), wait_empty, "parity " + str(b.full_parity),
+                   released.empty() ? "-" : released},
+              {7, 8, 7, 35, 29});
+  }
+  if (last + 1 < schedule.size()) os << "    ...\n";
 }
 
 }  // namespace tut

@@ -114,4 +114,13 @@ TileVisitor visitor_of(TileSchedule const& s, TileCoord t, int tiles_m, int tile
 /// \brief "CTA (1,0)" for a 2-D grid; "CTA 11" for a 1-D one.
 std::string cta_label(TileSchedule const& s, int cta, int tiles_m);
 
+/// \brief The work of the busiest CTA when \p M × \p N is cut into \p blk_m × \p blk_n tiles and shared
+/// out among \p ctas persistent CTAs: ⌈tiles / ctas⌉ tiles, each blk_m·blk_n entries of C (times K,
+/// the same for every tile shape). A persistent kernel takes as long as its busiest CTA: the measure by
+/// which a launch may choose a tile shape (Step::choose).
+constexpr std::int64_t busiest_cta_work(std::int64_t M, std::int64_t N, int blk_m, int blk_n, int ctas) {
+  std::int64_t const tiles = ((M + blk_m - 1) / blk_m) * ((N + blk_n - 1) / blk_n);
+  return (tiles + ctas - 1) / ctas * blk_m * blk_n;
+}
+
 }  // namespace tut
