@@ -34,7 +34,6 @@ using tut::str;
 
 template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {
-  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
   int const T = int(o.thread);
   constexpr int S = Cfg::kStages;
   typename Cfg::CtaTiler cta_tiler;
@@ -56,17 +55,14 @@ void trace_config(std::ostream& os, tut::Options const& o) {
       os, "epilogue", "UniversalCopy<uint128_t>", "smem -> gmem, 16 bytes per store, as step07");
   tut::print_tma_sizes(os, kChunk);
 
-  auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                    make_layout_C(M, N), o.tile.m, o.tile.n);
+  auto const t = tut::print_section3_tiles<ElementAB, ElementC, make_layout_A, make_layout_B, make_layout_C>(
+      os, o, cta_tiler, traced, true);
   tut::HostSmem<Cfg> smem;
   Tensor sA = smem.sA();                                // (BLK_M,BLK_K,STAGES)
   Tensor sB = smem.sB();                                // (BLK_N,BLK_K,STAGES)
   Tensor sC = smem.sC();                                // (BLK_M,BLK_N)
   int const c_bytes = bm * bn * int(sizeof(ElementC));
 
-  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, traced);
-  tut::print_tma_tensors(os, t);
   tut::print_gmma_ring<Cfg, SmemAtomAB>(
       os, "\n  shared memory: a ring of " + str(S) + " k-tiles of A and of B in GMMA's 128-byte swizzle atom, then the C\n"
           "  tile in the same bytes\n",

@@ -13,7 +13,6 @@
 #include "registered_step.hpp"
 #include "step11_persistent.hpp"
 #include "tut/make_step.hpp"
-#include "tut/mask.hpp"
 #include "tut/printout.hpp"
 #include "tut/printout_sm90.hpp"
 #include "what_is_new.hpp"
@@ -22,53 +21,16 @@ namespace step11 {
 
 namespace {
 
-using tut::print_item;
 using tut::str;
 
+// Sections 2 and 3 are step 10's (tut/printout_sm90.hpp prints them for both); section 4 is this step's.
 template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {
-  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
-  int const T = int(o.thread);
-  typename Cfg::CtaTiler cta_tiler;
-  typename Cfg::TiledMma mma;
-  typename Cfg::TiledCopyC copy_c;
-  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler);
-
-  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads, Cfg::kSchedule);
-  print_item(os, "config", tut::config_name<Cfg>(), "--variant");
-  static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
-  tut::print_roles<Cfg>(os, "(threads 0.." + str(Cfg::kMmaThreads - 1) + ")", Cfg::kConsumers,
-                        "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
-  tut::print_tma_load(os);
-  tut::print_tiled_copy<EpilogueThrLayout<size<1>(typename Cfg::CtaTiler{}), Cfg::kMmaThreads>, EpilogueValLayout>(
-      os, "epilogue", "UniversalCopy<uint128_t>", "smem -> gmem by the consumers, 16 bytes per store, as step09");
-  tut::print_tma_sizes(os, kChunk);
-
-  auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                    make_layout_C(M, N), o.tile.m, o.tile.n);
-  Tensor sA = make_tensor(make_smem_ptr(static_cast<ElementAB*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K,STAGES)
-  Tensor sB = make_tensor(make_smem_ptr(static_cast<ElementAB*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K,STAGES)
-  Tensor sC = make_tensor(make_smem_ptr(static_cast<ElementC*>(nullptr)), typename Cfg::SmemLayoutC{});   // (BLK_M,BLK_N)
-
-  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, traced);
-  tut::print_tma_tensors(os, t);
-  tut::print_gmma_ring<Cfg, SmemAtomAB>(
-      os, "\n  shared memory: a ring of " + str(Cfg::kStages) + " k-tiles of A and of B, in GMMA's 128-byte swizzle atom\n",
-      true, tut::plain(typename Cfg::SmemLayoutC{}), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)",
-      str(Cfg::kStages) + " stages x " + str(Cfg::kStageBytes) + " (sC's " + str(bm * bn * int(sizeof(ElementC))) +
-          " reuse them), 2 x " + str(Cfg::kStages) + " + 1 mbarriers, 1 KB alignment");
-  tut::print_tma_boxes<Cfg>(os, t, o, "one thread");
-
-  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % kWarpgroupThreads << " of consumer warpgroup "
-     << T / kWarpgroupThreads << " (warp " << T / 32 << "), the warpgroup at " << tut::thread_mn(mma, T) << "\n";
-  os << "  (Offsets before the swizzle: CuTe keeps an smem tensor's swizzle in its pointer.)\n";
-  tut::print_wgmma_partition(os, mma, T, sA, sB, t, "its warpgroup's rows, every k");
-  tut::print_smem_epilogue(os, mma, copy_c, T, sC, t, "(step09's)");
-  int const k_tiles = int(size<2>(t.gA));
-  tut::print_wgmma_counts(os, int(size<2>(mma.get_slice(T).partition_A(sA))), bm / Cfg::kConsumers, bn, k_tiles);
-
-  print_what_is_new<Cfg>(os, o, t, traced);
+  using EpiThr = EpilogueThrLayout<size<1>(typename Cfg::CtaTiler{}), Cfg::kMmaThreads>;
+  auto const s = tut::print_smem_epilogue_sections<Cfg, ElementAB, ElementC, SmemAtomAB, EpiThr, EpilogueValLayout,
+                                                   make_layout_A, make_layout_B, make_layout_C>(
+      os, o, kChunk, "2 x " + str(Cfg::kStages) + " + 1");
+  print_what_is_new<Cfg>(os, o, s.t, s.traced);
 }
 
 template <class... Cfg>

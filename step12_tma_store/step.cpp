@@ -43,14 +43,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
              "when N % " + str(kChunkC) + " == 0; else each thread stores its own");
   tut::print_tma_sizes(os, kChunk);
 
-  auto const t = tut::tile_cta<ElementAB, ElementC>(cta_tiler, make_layout_A(M, K), make_layout_B(N, K),
-                                                    make_layout_C(M, N), o.tile.m, o.tile.n);
+  auto const t = tut::print_section3_tiles<ElementAB, ElementC, make_layout_A, make_layout_B, make_layout_C>(
+      os, o, cta_tiler, traced, true);
   Tensor sA = make_tensor(make_smem_ptr(static_cast<ElementAB*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(static_cast<ElementAB*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K,STAGES)
 
-  tut::print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(T));
-  tut::print_cta_tiles(os, t, traced);
-  tut::print_tma_tensors(os, t);
   tut::print_gmma_ring<Cfg, SmemAtomAB>(
       os, "\n  shared memory: a ring of " + str(Cfg::kStages) + " k-tiles of A and of B, in GMMA's 128-byte swizzle atom\n",
       true, plain(typename Cfg::SmemLayoutC{}), "(BLK_M,EPI_N,BUFFERS) -> smem_idx, GMMA's 128B atom of floats",

@@ -252,3 +252,75 @@ inline void print_ring_across_tiles(std::ostream& os, std::vector<RingStep> cons
 }
 
 }  // namespace tut
+
+namespace tut {
+
+/// \brief Section 3's opening, as every Hopper step prints it: the traced CTA's tiles of the problem laid
+/// out by the step's \p MakeA, \p MakeB, \p MakeC (tile_cta), the section's title, the CTA's tiles and,
+/// for a step whose copies the TMA unit makes (\p tma), its coordinate tensors. Returns the tiles.
+template <class TA, class TC, auto MakeA, auto MakeB, auto MakeC, class CtaTiler>
+auto print_section3_tiles(std::ostream& os, Options const& o, CtaTiler const& cta_tiler, TracedTile const& traced,
+                          bool tma) {
+  int const M = int(o.problem.m), N = int(o.problem.n), K = int(o.problem.k);
+  auto const t = tile_cta<TA, TC>(cta_tiler, MakeA(M, K), MakeB(N, K), MakeC(M, N), o.tile.m, o.tile.n);
+  print_section(os, 3, "Partitions of " + traced.name + ", thread " + str(o.thread));
+  print_cta_tiles(os, t, traced);
+  if (tma) print_tma_tensors(os, t);
+  return t;
+}
+
+/// \brief What sections 2 and 3 leave for section 4: the traced CTA's tiles (tile_cta) and its place in
+/// the schedule.
+template <class Tiles>
+struct TracedSections {
+  Tiles t;            ///< the traced CTA's tiles of A, B and C
+  TracedTile traced;  ///< which CTA, tile and visit
+};
+
+/// \brief Sections 2 and 3 of a warp-specialized kernel whose epilogue stores the C tile through the
+/// ring's smem with a TiledCopy (steps 10 and 11: what each CTA and thread owns is the same in both):
+/// the tiler and grid, the roles, the TMA, the ring and sC, the boxes, one thread's wgmma partition and
+/// its epilogue. \p TA, \p TC: the element types; \p SmemAtomAB: the GMMA atom of sA and sB; \p EpiThr,
+/// \p EpiVal: the epilogue TiledCopy's thread and value layouts; \p MakeA, \p MakeB, \p MakeC: the step's
+/// problem layouts; \p chunk: K's multiple; \p barriers: the mbarriers, as the smem line counts them.
+template <class Cfg, class TA, class TC, class SmemAtomAB, class EpiThr, class EpiVal, auto MakeA, auto MakeB,
+          auto MakeC>
+auto print_smem_epilogue_sections(std::ostream& os, Options const& o, int chunk, std::string const& barriers) {
+  using namespace cute;
+  int const T = int(o.thread);
+  typename Cfg::CtaTiler cta_tiler;
+  typename Cfg::TiledMma mma;
+  typename Cfg::TiledCopyC copy_c;
+  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler);
+
+  auto const traced = print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads, Cfg::kSchedule);
+  print_item(os, "config", config_name<Cfg>(), "--variant");
+  print_roles<Cfg>(os, "(threads 0.." + str(Cfg::kMmaThreads - 1) + ")", Cfg::kConsumers,
+                   "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
+  print_tma_load(os);
+  print_tiled_copy<EpiThr, EpiVal>(os, "epilogue", "UniversalCopy<uint128_t>",
+                                   "smem -> gmem by the consumers, 16 bytes per store, as step09");
+  print_tma_sizes(os, chunk);
+
+  auto const t = print_section3_tiles<TA, TC, MakeA, MakeB, MakeC>(os, o, cta_tiler, traced, true);
+  Tensor sA = make_tensor(make_smem_ptr(static_cast<TA*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K,STAGES)
+  Tensor sB = make_tensor(make_smem_ptr(static_cast<TA*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K,STAGES)
+  Tensor sC = make_tensor(make_smem_ptr(static_cast<TC*>(nullptr)), typename Cfg::SmemLayoutC{});  // (BLK_M,BLK_N)
+  print_gmma_ring<Cfg, SmemAtomAB>(
+      os, "\n  shared memory: a ring of " + str(Cfg::kStages) + " k-tiles of A and of B, in GMMA's 128-byte swizzle atom\n",
+      true, plain(typename Cfg::SmemLayoutC{}), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)",
+      str(Cfg::kStages) + " stages x " + str(Cfg::kStageBytes) + " (sC's " + str(bm * bn * int(sizeof(TC))) +
+          " reuse them), " + barriers + " mbarriers, 1 KB alignment");
+  print_tma_boxes<Cfg>(os, t, o, "one thread");
+
+  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % 128 << " of consumer warpgroup " << T / 128
+     << " (warp " << T / 32 << "), the warpgroup at " << thread_mn(mma, T) << "\n";
+  os << "  (Offsets before the swizzle: CuTe keeps an smem tensor's swizzle in its pointer.)\n";
+  print_wgmma_partition(os, mma, T, sA, sB, t, "its warpgroup's rows, every k");
+  print_smem_epilogue(os, mma, copy_c, T, sC, t, "(step09's)");
+  int const k_tiles = int(size<2>(t.gA));
+  print_wgmma_counts(os, int(size<2>(mma.get_slice(T).partition_A(sA))), bm / Cfg::kConsumers, bn, k_tiles);
+  return TracedSections<std::decay_t<decltype(t)>>{t, traced};
+}
+
+}  // namespace tut
