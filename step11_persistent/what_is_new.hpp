@@ -37,7 +37,8 @@ void print_what_is_new(std::ostream& os, tut::Options const& o, Tiles const& t, 
   int const visits = Cfg::kSchedule.visits(traced.visitor.cta, traced.tiles.m, traced.tiles.n);
   os << "  Both roles loop over the same visits: the producer loads every k-tile of every tile, the consumers\n"
      << "  clear the accumulators, run the mainloop and store C, once per tile. Step 10 launched one CTA per\n"
-     << "  tile, and each paid its setup (barriers, setmaxnreg, the first k-tiles' latency) again.\n\n";
+     << "  tile, and each paid its setup (launch, barriers, setmaxnreg) again; here only a CTA's first tile\n"
+     << "  does. Each tile still waits for its first k-tiles to land: see epi_done below.\n\n";
   tut::print_k_edge(os, K, bk);
   os << "\n";
 
