@@ -42,13 +42,8 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler);
   int const wg_rows = bm / Cfg::kWarpgroups;
 
-  auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
-  print_item(os, "config", tut::config_name<Cfg>(), "--variant");
-  print_item(os, "warpgroups", str(Cfg::kWarpgroups) + " of 4 warps (" + str(Cfg::kThreads) + " threads)",
-             "each computes; thread 0 also issues the TMA copies");
-  print_item(os, "stages", str(S), "k-tiles in the smem ring");
   static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
-  tut::print_wgmma_atom<Cfg>(os, Cfg::kWarpgroups, "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
+  auto const traced = tut::print_warpgroups_head<Cfg>(os, o, "each computes; thread 0 also issues the TMA copies");
   static_assert(std::is_same_v<CopyOpG2S, SM90_TMA_LOAD>, "the name printed below");
   tut::print_tma_load(os);
   tut::print_tiled_copy<EpilogueThrLayout<size<1>(typename Cfg::CtaTiler{}), Cfg::kThreads>, EpilogueValLayout>(

@@ -36,12 +36,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
   tut::print_roles<Cfg>(os, "(threads 0.." + str(Cfg::kMmaThreads - 1) + ")", Cfg::kConsumers,
                         "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
-  tut::print_tma_load(os);
-  print_item(os, "epilogue",
-             "SM90_TMA_STORE, make_tma_copy(op, mC, sC(_,_,0)): " + str(Cfg::kSubtiles) + " boxes of " + str(bm) + " x " +
-                 str(kEpiN) + " per tile",
-             "when N % " + str(kChunkC) + " == 0; else each thread stores its own");
-  tut::print_tma_sizes(os, kChunk);
+  tut::print_tma_store_lines<Cfg>(os, kEpiN, kChunkC, kChunk, "");
 
   auto const t = tut::print_section3_tiles<ElementAB, ElementC, make_layout_A, make_layout_B, make_layout_C>(
       os, o, cta_tiler, traced, true);

@@ -34,18 +34,13 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   constexpr int S = Cfg::kStages;
   typename Cfg::CtaTiler cta_tiler;
   typename Cfg::TiledMma mma;
-  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
+  int const bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
 
   auto const traced = tut::print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads, Cfg::kSchedule);
   static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
   tut::print_roles<Cfg>(os, "(threads 0..127, 128..255), each on tiles of its own", 1,
                         "one warpgroup's: each consumer runs it on its own tile");
-  tut::print_tma_load(os);
-  print_item(os, "epilogue",
-             "SM90_TMA_STORE, make_tma_copy(op, mC, sC(_,_,0)): " + str(Cfg::kSubtiles) + " boxes of " + str(bm) + " x " +
-                 str(kEpiN) + " per tile, by its warpgroup",
-             "when N % " + str(kChunkC) + " == 0; else each thread stores its own");
-  tut::print_tma_sizes(os, kChunk);
+  tut::print_tma_store_lines<Cfg>(os, kEpiN, kChunkC, kChunk, ", by its warpgroup");
 
   auto const t = tut::print_section3_tiles<ElementAB, ElementC, make_layout_A, make_layout_B, make_layout_C>(
       os, o, cta_tiler, traced, true);

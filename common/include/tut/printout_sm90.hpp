@@ -255,6 +255,35 @@ inline void print_ring_across_tiles(std::ostream& os, std::vector<RingStep> cons
 
 namespace tut {
 
+/// \brief Section 2's opening for the kernels whose warpgroups all compute (steps 08, 09): the tiler and
+/// grid, the configuration, the warpgroups (what else they do: \p roles), the stages and the wgmma atom.
+/// Returns the traced CTA.
+template <class Cfg>
+TracedTile print_warpgroups_head(std::ostream& os, Options const& o, std::string const& roles) {
+  typename Cfg::CtaTiler cta_tiler;
+  auto const traced = print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads);
+  print_item(os, "config", config_name<Cfg>(), "--variant");
+  print_item(os, "warpgroups", str(Cfg::kWarpgroups) + " of 4 warps (" + str(Cfg::kThreads) + " threads)", roles);
+  print_item(os, "stages", str(Cfg::kStages), "k-tiles in the smem ring");
+  print_wgmma_atom<Cfg>(os, Cfg::kWarpgroups,
+                        "wgmma.mma_async m64n" + str(cute::size<1>(cta_tiler)) + "k16, A and B from smem");
+  return traced;
+}
+
+/// \brief Section 2's copy lines of a kernel whose C leaves by TMA stores (steps 12, 13): the TMA load, the
+/// epilogue's Cfg::kSubtiles boxes of BLK_M × \p epi_n floats per tile (\p who: by whom, or ""), stored by
+/// TMA where N is a multiple of \p chunk_c, and the sizes the step runs (K a multiple of \p chunk).
+template <class Cfg>
+void print_tma_store_lines(std::ostream& os, int epi_n, int chunk_c, int chunk, std::string const& who) {
+  int const bm = cute::size<0>(typename Cfg::CtaTiler{});
+  print_tma_load(os);
+  print_item(os, "epilogue",
+             "SM90_TMA_STORE, make_tma_copy(op, mC, sC(_,_,0)): " + str(Cfg::kSubtiles) + " boxes of " + str(bm) +
+                 " x " + str(epi_n) + " per tile" + who,
+             "when N % " + str(chunk_c) + " == 0; else each thread stores its own");
+  print_tma_sizes(os, chunk);
+}
+
 /// \brief Section 3's opening, as every Hopper step prints it: the traced CTA's tiles of the problem laid
 /// out by the step's \p MakeA, \p MakeB, \p MakeC (tile_cta), the section's title, the CTA's tiles and,
 /// for a step whose copies the TMA unit makes (\p tma), its coordinate tensors. Returns the tiles.
