@@ -64,10 +64,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
                               str(Cfg::kStageBytesA) + " bytes, lands whole in one stage; stage = k-tile % " + str(S),
                           o.problem.m, o.problem.k, bm, bk, tm, S));
 
-  // The visiting order at 2048 x 4096 (16 x 16 tiles): small enough to number, large enough for the groups.
-  std::int64_t const M = 16 * bm, N = 16 * bn;
-  tut::svg::write_file(dir + "/tile_order.svg",
-                       tut::svg::grid_map(M, N, bm, bn, 0, 0, tut::grid_order(Cfg::kSchedule, 16, 16)));
+  tut::write_tile_order(dir, Cfg::kSchedule, bm, bn);  // the order the CTAs take the tiles in, at 16 x 16 tiles
 }
 
 template void pipeline_pictures<Default>(tut::Options const&, std::string const&);

@@ -147,6 +147,14 @@ svg::BankPanel bank_panel(std::string title, char row_name, char col_name) {
 /// for a 2-D grid, where each tile is its own CTA).
 svg::GridOrder grid_order(TileSchedule const& s, int tiles_m, int tiles_n);
 
+/// \brief dir/tile_order.svg: the order in which a 1-D or persistent schedule \p s visits the 16 × 16 tiles
+/// of \p blk_m × \p blk_n at (16·blk_m) × (16·blk_n): small enough to number, large enough for the groups
+/// (steps 10-12).
+inline void write_tile_order(std::string const& dir, TileSchedule const& s, int blk_m, int blk_n) {
+  svg::write_file(dir + "/tile_order.svg", svg::grid_map(16 * std::int64_t(blk_m), 16 * std::int64_t(blk_n), blk_m,
+                                                         blk_n, 0, 0, grid_order(s, 16, 16)));
+}
+
 /// \brief The shared-memory side of a step, for its pictures: the copy partitions of A and B (gmem -> smem)
 /// and the smem tiles they write ((mn,k), or (mn,k,stage) with stage 0 shown), of \p Element_.
 template <class TiledCopyA_, class TiledCopyB_, class SmemLayoutA_, class SmemLayoutB_, class Element_>
