@@ -21,6 +21,7 @@
 #include "catch.hpp"
 #include "config.hpp"
 #include "gemm_checks.hpp"
+#include "mbarrier_model.hpp"
 #include "step12_tma_store.hpp"
 #include "tut/format.hpp"
 #include "tut/host_smem.hpp"
@@ -181,20 +182,7 @@ struct Protocol {
 
 template <int STAGES>
 struct Model {
-  struct Barrier {
-    int expected = 0, pending = 0, tx = 0, phase = 0;
-    bool passes(std::uint32_t parity) const { return std::uint32_t(phase % 2) != parity; }
-    void complete_if_done() {
-      if (pending == 0 && tx == 0) {
-        ++phase;
-        pending = expected;
-      }
-    }
-    void arrive() {
-      --pending;
-      complete_if_done();
-    }
-  };
+  using Barrier = mbarrier_model::Barrier;
   Protocol proto;
   int k_tiles, visits, consumers, subtiles;
   Barrier full[STAGES], empty[STAGES];
@@ -297,19 +285,8 @@ struct Model {
 template <int STAGES>
 Outcome run_protocol(Protocol proto, int k_tiles, int visits, int consumers, unsigned seed) {
   Model<STAGES> m(proto, k_tiles, visits, consumers, Default::kSubtiles);
-  std::mt19937 rng(seed);
-  int const actors = 4 + consumers;
-  while (!m.done()) {
-    std::vector<int> order(static_cast<std::size_t>(actors));
-    for (int a = 0; a < actors; ++a) order[std::size_t(a)] = a;
-    std::shuffle(order.begin(), order.end(), rng);
-    bool moved = false;
-    for (int a : order)
-      if ((moved = m.step(a))) break;
-    if (m.bad != Outcome::ok) return m.bad;
-    if (!moved) return Outcome::deadlock;
-  }
-  return Outcome::ok;
+  bool const finished = mbarrier_model::run_random(m, 4 + consumers, seed, [&] { return m.bad != Outcome::ok; });
+  return m.bad != Outcome::ok ? m.bad : finished ? Outcome::ok : Outcome::deadlock;
 }
 
 }  // namespace
