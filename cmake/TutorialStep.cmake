@@ -2,13 +2,14 @@
 #                   SIZES ANY|ANY_MN|TILE_MULTIPLES [WHY "<why>"] [LIFTED_BY <step> ["<what it runs>"]]
 #                   [MIN_CC <cc>] [MAX_CC <cc> ARCH_WHY "<why>"] [ARCH <archs>]
 #                   [GOLDENS "<suffix> <args>" ...] [SANITIZE "<args>" ...]
-#                   [LAUNCH <name>] [PICTURES <name>])
+#                   [LAUNCH <name> | LAUNCH_WITH cp_async|tma|tma_store] [PICTURES <name>])
 #
 # Registers one step: the one call per step, in the top CMakeLists.txt, and the one place where the
 # step's registered facts are stated. A step folder holds:
 #   config.hpp   the step's one source of truth for its code (problem layouts, CTA tiler, TiledMMA, ...)
 #   kernel.cuh   the kernel, written against config.hpp
-#   launch.cu    the one CUDA translation unit: instantiates the kernel for the launch (tut/launch.cuh)
+#   launch.cu    the one CUDA translation unit: the host's launch, and the kernel instantiated for it
+#                (steps 01-06; from step 07 on, LAUNCH_WITH: the build writes it, below)
 #   step.cpp     what only this step prints (the shared sections come from common/), its variants, its
 #                bugs, its SASS classes: its tut::Step
 #   pictures.cpp (where it has them) the step's own pictures
@@ -24,7 +25,8 @@
 # facts below as a tut::Registration (tut/registration.hpp), which the step's tut::Step is built from.
 # Where the folder has no <dir>.hpp, it also writes <build>/generated/<dir>/<dir>.hpp, the step's entry
 # points for its main(), the tests and the benchmark: `enum class Bug` (config.hpp defines it), the
-# launch `template <class Cfg, Bug BUG> void LAUNCH(tut::GemmArgs const&, cudaStream_t)` (launch.cu),
+# launch `template <class Cfg, Bug BUG> void LAUNCH(tut::GemmArgs const&, cudaStream_t)` (launch.cu) or,
+# with LAUNCH_WITH, `tut::LaunchFn launch_of(std::size_t variant)` and `launch_of(Bug)`,
 # `template <class Cfg> void PICTURES(tut::Options const&, std::string const& dir)` (pictures.cpp, the
 # --svg pictures of its own) and `tut::Step const& step()` (step.cpp). Every step declares the same
 # three or four, so they are written here once.
@@ -41,15 +43,29 @@
 #   SANITIZE  the shapes scripts/gpu_check.sh runs compute-sanitizer on, when not its defaults for SIZES
 #             (step11: shapes with more tiles than its persistent CTAs, so that each CTA takes several)
 #   LAUNCH    the name of the step's launch (default: launch)
+#   LAUNCH_WITH  the step has no launch.cu: the build writes <build>/generated/<dir>/launch.cu from
+#             cmake/step_launch.cu.in, which launches the kernel through tut/launch.cuh's
+#             launch_cp_async (cp_async), launch_tma with the threads storing C (tma), or launch_tma
+#             with the TMA unit storing C where C's rows allow it (tma_store), for every configuration
+#             of Variants and, into Default, every bug of Bug (config.hpp ends Bug with `count`)
 #   PICTURES  the name of the function that draws the step's own pictures, where it has one
 # The type of A and B is the step's own (the element type its config.hpp names).
 function(add_tutorial_step dir)
-  cmake_parse_arguments(PARSE_ARGV 1 S "" "TITLE;SIZES;WHY;MIN_CC;MAX_CC;ARCH;ARCH_WHY;LAUNCH;PICTURES"
+  cmake_parse_arguments(PARSE_ARGV 1 S "" "TITLE;SIZES;WHY;MIN_CC;MAX_CC;ARCH;ARCH_WHY;LAUNCH;LAUNCH_WITH;PICTURES"
                         "LIFTED_BY;GOLDENS;SANITIZE")
   if(NOT S_LAUNCH)
     set(S_LAUNCH launch)
   endif()
   set(usage "add_tutorial_step(${dir}): see cmake/TutorialStep.cmake")
+  set(launcher_cp_async "launch_cp_async<Cfg>")
+  set(launcher_tma "launch_tma<Cfg, tut::StoreC::threads>")
+  set(launcher_tma_store "launch_tma<Cfg, tut::StoreC::tma_where_aligned>")
+  if(S_LAUNCH_WITH AND NOT DEFINED launcher_${S_LAUNCH_WITH})
+    message(FATAL_ERROR "${usage}: LAUNCH_WITH is cp_async, tma or tma_store")
+  endif()
+  if(S_LAUNCH_WITH AND EXISTS ${PROJECT_SOURCE_DIR}/${dir}/launch.cu)
+    message(FATAL_ERROR "${usage}: a step with LAUNCH_WITH has no launch.cu of its own (the build writes it)")
+  endif()
   if(NOT S_TITLE OR NOT S_SIZES MATCHES "^(ANY|ANY_MN|TILE_MULTIPLES)$")
     message(FATAL_ERROR "${usage}: needs TITLE and SIZES ANY|ANY_MN|TILE_MULTIPLES")
   endif()
@@ -132,11 +148,27 @@ template <class Cfg>
 void ${S_PICTURES}(tut::Options const& o, std::string const& dir);
 ")
     endif()
+    if(S_LAUNCH_WITH)
+      set(launch_decl "/// \\brief The launch of configuration \\p variant of Variants (config.hpp; 0 is Default), as written.
+/// Called with the problem and a stream; a problem the step does not run throws tut::UsageError. The
+/// build writes the step's launch.cu, which compiles each one (cmake/step_launch.cu.in).
+tut::LaunchFn launch_of(std::size_t variant);
+
+/// \\brief The launch of Default with \\p bug planted (Bug::none: as written).
+tut::LaunchFn launch_of(Bug bug);")
+    else()
+      set(launch_decl "/// \\brief Launch the kernel of configuration \\p Cfg (one of Variants, config.hpp), with bug \\p BUG
+/// (Bug::none: the kernel as written), on \\p stream (launch.cu). A problem the step does not run
+/// throws tut::UsageError.
+template <class Cfg, Bug BUG>
+void ${S_LAUNCH}(tut::GemmArgs const& args, cudaStream_t stream);")
+    endif()
     file(CONFIGURE OUTPUT ${registered}/${dir}.hpp CONTENT
 "// Generated by add_tutorial_step() (cmake/TutorialStep.cmake): ${dir}'s entry points, for its main(),
 // the tests and the benchmark. docs/${dir}.md tells the story.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <cuda_runtime_api.h>
@@ -148,11 +180,7 @@ namespace ${id} {
 /// \\brief The bugs --bug plants (config.hpp).
 enum class Bug : int;
 
-/// \\brief Launch the kernel of configuration \\p Cfg (one of Variants, config.hpp), with bug \\p BUG
-/// (Bug::none: the kernel as written), on \\p stream (launch.cu). A problem the step does not run
-/// throws tut::UsageError.
-template <class Cfg, Bug BUG>
-void ${S_LAUNCH}(tut::GemmArgs const& args, cudaStream_t stream);
+${launch_decl}
 ${pictures}
 /// \\brief The step, as the harness drives it (step.cpp).
 tut::Step const& step();
@@ -162,7 +190,14 @@ tut::Step const& step();
   endif()
   # Its host code: step.cpp and, where the step draws pictures of its own, pictures.cpp.
   file(GLOB host_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/step.cpp ${PROJECT_SOURCE_DIR}/${dir}/pictures.cpp)
-  add_library(${dir}_lib STATIC ${PROJECT_SOURCE_DIR}/${dir}/launch.cu ${host_sources})
+  set(launch_cu ${PROJECT_SOURCE_DIR}/${dir}/launch.cu)
+  if(S_LAUNCH_WITH)
+    set(launch_cu ${registered}/launch.cu)
+    set(launcher ${launcher_${S_LAUNCH_WITH}})
+    string(REGEX REPLACE "<.*" "" launcher_doc "tut::${launcher}")
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/step_launch.cu.in ${launch_cu} @ONLY)
+  endif()
+  add_library(${dir}_lib STATIC ${launch_cu} ${host_sources})
   target_include_directories(${dir}_lib PUBLIC ${PROJECT_SOURCE_DIR}/${dir} ${registered})
   target_link_libraries(${dir}_lib PUBLIC tut::common tut::cute)
   if(S_ARCH)

@@ -155,6 +155,7 @@ enum class Bug : int {
   wait_one_too_few = 1,     ///< cp_async_wait<STAGES-1> in the mainloop: the next k-tile may not have landed
   no_epilogue_barrier = 2,  ///< the barrier between the C tile's smem stores and its 128-bit reads removed
   //~bug}
+  count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };
 
 //! [config]

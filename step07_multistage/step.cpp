@@ -118,7 +118,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  return {tut::smem_variant<Cfg, ElementAB>(tut::config_name<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>,
+  return {tut::smem_variant<Cfg, ElementAB>(tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>), &trace_config<Cfg>,
                                             &pipeline_pictures<Cfg>)...};
 }
 
@@ -133,11 +133,11 @@ tut::Step const& step() {
         "read a stage whose k-tile has not landed yet",
         tut::Check::racecheck, "--m 259 --n 131 --k 200",
         "verification passed every time we ran it (1024^3 and this shape): the copy usually lands in time anyway",
-        &launch<Default, Bug::wait_one_too_few>},
+        launch_of(Bug::wait_one_too_few)},
        {int(Bug::no_epilogue_barrier), "no_epilogue_barrier",
         "the barrier between the MMA partition's stores of the C tile into smem and the 128-bit copy's reads "
         "of it is gone: a warp reads rows other warps have not stored yet",
-        tut::Check::racecheck, "--m 259 --n 131 --k 200", "", &launch<Default, Bug::no_epilogue_barrier>}},
+        tut::Check::racecheck, "--m 259 --n 131 --k 200", "", launch_of(Bug::no_epilogue_barrier)}},
       {{"LDSM", "ldmatrix: a warp loads 8x8 tiles of halves from smem, straight into the MMA's registers"},
        {"LDGSTS", "cp.async, as in step 06, now STAGES-1 k-tiles ahead"},
        {"DEPBAR.LE SB0, 0x1", "cp_async_wait<STAGES-2>: wait until one group (STAGES = 3) is left in flight"},

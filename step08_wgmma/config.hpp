@@ -169,6 +169,7 @@ enum class Bug : int {
   copies_one_too_far = 2,   ///< cp.async STAGES-1 k-tiles ahead, as in step 07: into the stage a wgmma still reads
   no_epilogue_barrier = 3,  ///< the barrier between the C tile's smem stores and its 128-bit reads removed
   //~bug}
+  count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };
 
 //! [config]

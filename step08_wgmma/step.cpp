@@ -87,7 +87,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma, tut::SmemSideOf<Cfg, ElementAB>>(
-      tut::config_name<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
+      tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>), &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
 }
 
 }  // namespace
@@ -99,18 +99,18 @@ tut::Step const& step() {
       {{int(Bug::copies_one_too_far), "copies_one_too_far",
         "cp.async runs STAGES-1 k-tiles ahead, as in step 07: each fill lands in the stage the batch left "
         "running (warpgroup_wait<1>) may still be reading, so a wgmma reads a k-tile half overwritten",
-        tut::Check::verification, "--m 2048 --n 2048 --k 4096", "", &launch<Default, Bug::copies_one_too_far>},
+        tut::Check::verification, "--m 2048 --n 2048 --k 4096", "", launch_of(Bug::copies_one_too_far)},
        {int(Bug::no_proxy_fence), "no_proxy_fence",
         "fence_view_async_shared() is gone: wgmma (the async proxy) may read a stage before the bytes "
         "cp.async wrote through the generic proxy are visible to it",
         tut::Check::sass, "",
         "verification passed on an H100 at 2048x2048x4096, 4096^3 and 128x256x8192: the missing "
         "FENCE.VIEW.ASYNC.S is its only trace",
-        &launch<Default, Bug::no_proxy_fence>},
+        launch_of(Bug::no_proxy_fence)},
        {int(Bug::no_epilogue_barrier), "no_epilogue_barrier",
         "the barrier between the MMA partition's stores of the C tile into smem and the 128-bit copy's reads "
         "of it is gone: a warp reads rows other warps have not stored yet",
-        tut::Check::racecheck, "--m 259 --n 131 --k 200", "", &launch<Default, Bug::no_epilogue_barrier>}},
+        tut::Check::racecheck, "--m 259 --n 131 --k 200", "", launch_of(Bug::no_epilogue_barrier)}},
       {{"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16: a warpgroup's MMA, A and B read from smem"},
        {"WARPGROUP.ARRIVE", "warpgroup_arrive(): the accumulators are ready for wgmma"},
        {"WARPGROUP.DEPBAR.LE gsb0, 0x1", "warpgroup_wait<1>(): all but the last batch of wgmmas are done"},

@@ -4,7 +4,7 @@
 /// the warpgroup TiledMMA and the pipeline's stage counters.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
-/// what is printed is what runs. Only the TMA descriptors are made elsewhere (launch.cu), at run time:
+/// what is printed is what runs. Only the TMA descriptors are made elsewhere (tut/launch.cuh), at run time:
 /// they hold the address and the extents of A and B.
 #pragma once
 
@@ -156,6 +156,7 @@ enum class Bug : int {
   tx_bytes_as_floats = 2,   ///< the barrier expects the stage's bytes counted in floats: twice what the TMA delivers
   no_epilogue_barrier = 3,  ///< the barrier between the C tile's smem stores and its 128-bit reads removed
   //~bug}
+  count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };
 
 //! [config]

@@ -85,7 +85,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      tut::config_name<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
+      tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>), &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
 }
 
 }  // namespace
@@ -102,15 +102,15 @@ tut::Step const& step() {
         "we expected wrong results; on the H100 the kernel hung instead: nothing waits for a phase to complete "
         "before the barrier is armed again (once, under the other GPU tests' load, the GPU stopped it with a "
         "CUDA error, exit 3 too)",
-        &launch<Default, Bug::full_parity_flipped>},
+        launch_of(Bug::full_parity_flipped)},
        {int(Bug::tx_bytes_as_floats), "tx_bytes_as_floats",
         "the barrier expects the stage's bytes counted as 4-byte floats: twice what the TMA delivers, so no "
         "phase ever completes and the kernel hangs",
-        tut::Check::watchdog, "", "", &launch<Default, Bug::tx_bytes_as_floats>},
+        tut::Check::watchdog, "", "", launch_of(Bug::tx_bytes_as_floats)},
        {int(Bug::no_epilogue_barrier), "no_epilogue_barrier",
         "the barrier between the MMA partition's stores of the C tile into smem and the 128-bit copy's reads "
         "of it is gone: a warp reads rows other warps have not stored yet",
-        tut::Check::racecheck, "--m 259 --n 131 --k 200", "", &launch<Default, Bug::no_epilogue_barrier>}},
+        tut::Check::racecheck, "--m 259 --n 131 --k 200", "", launch_of(Bug::no_epilogue_barrier)}},
       {{"UTMALDG", "the TMA load of a box (cp.async.bulk.tensor)"},
        {"SYNCS", "the mbarriers: init, arrive with expect_tx, wait (try_wait)"},
        {"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16, as in step 08"},

@@ -4,7 +4,7 @@
 /// the warpgroup TiledMMA, the warp roles and the pipeline's barrier state.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
-/// what is printed is what runs. Only the TMA descriptors are made elsewhere (launch.cu), at run time:
+/// what is printed is what runs. Only the TMA descriptors are made elsewhere (tut/launch.cuh), at run time:
 /// they hold the address and the extents of A and B.
 #pragma once
 
@@ -153,6 +153,7 @@ enum class Bug : int {
   producer_parity = 1,    ///< the producer waits on the empty barrier for the consumers' parity: a deadlock
   no_warpgroup_wait = 2,  ///< warpgroup_wait<1> removed: a stage is released while its wgmmas may still read it
   //~bug}
+  count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };
 
 //! [config]

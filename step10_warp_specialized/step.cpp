@@ -36,7 +36,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      tut::config_name<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
+      tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>), &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
 }
 
 }  // namespace
@@ -48,13 +48,13 @@ tut::Step const& step() {
       {{int(Bug::producer_parity), "producer_parity",
         "the producer waits on empty[stage] for the consumers' parity: on the first lap that phase has not "
         "completed, so the producer never copies, the consumers never get a full stage, and the kernel hangs",
-        tut::Check::watchdog, "", "", &launch<Default, Bug::producer_parity>},
+        tut::Check::watchdog, "", "", launch_of(Bug::producer_parity)},
        {int(Bug::no_warpgroup_wait), "no_warpgroup_wait",
         "warpgroup_wait<1> is gone: the consumers release the previous stage without waiting for the wgmmas "
         "that read it, and the producer's next TMA copy may overwrite it under them",
         tut::Check::sass,
         "", "verification and racecheck pass on the GPU: the missing WARPGROUP.DEPBAR.LE gsb0, 0x1 is its only trace",
-        &launch<Default, Bug::no_warpgroup_wait>}},
+        launch_of(Bug::no_warpgroup_wait)}},
       {{"USETMAXREG", "setmaxnreg: the producer gives registers back, the consumers take them"},
        {"SYNCS", "the mbarriers, full and empty: arrive, expect_tx, wait (try_wait)"},
        {"BAR.SYNC.DEFER_BLOCKING 0x9, 0x100",

@@ -4,7 +4,7 @@
 /// the warpgroup TiledMMA, the warp roles, the persistent tile schedule and the pipeline's barrier state.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
-/// what is printed is what runs. Only the TMA descriptors are made elsewhere (launch.cu), at run time:
+/// what is printed is what runs. Only the TMA descriptors are made elsewhere (tut/launch.cuh), at run time:
 /// they hold the address and the extents of A and B.
 #pragma once
 
@@ -156,6 +156,7 @@ enum class Bug : int {
   same_tile_every_visit = 2,  ///< every visit of a CTA computes its first tile: the others are never written
   no_epilogue_wait = 3,       ///< the producer refills the ring without waiting for the epilogue: C is overwritten
   //~bug}
+  count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };
 
 //! [config]

@@ -36,7 +36,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      tut::config_name<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
+      tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>), &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
 }
 
 }  // namespace
@@ -48,17 +48,17 @@ tut::Step const& step() {
       {{int(Bug::last_stage_kept), "last_stage_kept",
         "the consumers never release a tile's last stage (step 10's kernel did not need to): each tile leaves "
         "one arrival missing on the ring, and by a CTA's fourth tile the producer waits for a stage nobody frees",
-        tut::Check::watchdog, "--m 4096 --n 4096 --k 256", "132 CTAs take 512 tiles: most take 4", &launch<Default, Bug::last_stage_kept>},
+        tut::Check::watchdog, "--m 4096 --n 4096 --k 256", "132 CTAs take 512 tiles: most take 4", launch_of(Bug::last_stage_kept)},
        {int(Bug::same_tile_every_visit), "same_tile_every_visit",
         "every visit of a CTA computes its first tile again: the tiles the schedule gives it later are never "
         "written",
         tut::Check::verification, "--m 2100 --n 4300 --k 136", "289 tiles for 132 CTAs: 157 are second or third visits",
-        &launch<Default, Bug::same_tile_every_visit>},
+        launch_of(Bug::same_tile_every_visit)},
        {int(Bug::no_epilogue_wait), "no_epilogue_wait",
         "the producer no longer waits on epi_done before a tile's first k-tile: the next tile's TMA loads land "
         "in the ring's bytes while the consumers still read the C tile out of them",
         tut::Check::verification, "--m 2100 --n 4300 --k 136", "289 tiles for 132 CTAs: 157 CTAs start a second tile",
-        &launch<Default, Bug::no_epilogue_wait>}},
+        launch_of(Bug::no_epilogue_wait)}},
       {{"USETMAXREG", "setmaxnreg: the producer gives registers back, the consumers take them"},
        {"SYNCS", "the mbarriers, full, empty and epi_done: arrive, expect_tx, wait (try_wait)"},
        {"BAR.SYNC.DEFER_BLOCKING 0x9, 0x100",

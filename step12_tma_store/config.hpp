@@ -5,7 +5,7 @@
 /// pipeline's barrier state.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
-/// what is printed is what runs. Only the TMA descriptors are made elsewhere (launch.cu), at run time:
+/// what is printed is what runs. Only the TMA descriptors are made elsewhere (tut/launch.cuh), at run time:
 /// they hold the address and the extents of A, B and C.
 #pragma once
 
@@ -152,6 +152,7 @@ enum class Bug : int {
   no_store_wait = 1,   ///< no wait for a buffer's last TMA store before the consumers write it again
   box_not_scaled = 2,  ///< the TMA store's box along N is tile.n + e: the tile's column is not scaled by SUBTILES
   //~bug}
+  count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };
 
 //! [config]

@@ -100,7 +100,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      tut::config_name<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
+      tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>), &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
 }
 
 }  // namespace
@@ -113,12 +113,12 @@ tut::Step const& step() {
         "thread 0 no longer waits for a buffer's last TMA store (tma_store_wait<1>) before the consumers write "
         "the next subtile into it: the TMA unit may read a buffer half overwritten",
         tut::Check::verification, "", "the consumers overwrite buffers the TMA unit has not read yet, at once",
-        &launch<Default, Bug::no_store_wait>},
+        launch_of(Bug::no_store_wait)},
        {int(Bug::box_not_scaled), "box_not_scaled",
         "the TMA store of subtile e of tile (m,n) goes to C's box (m, n + e), not (m, n·SUBTILES + e): the "
         "boxes count subtiles, and the tile's column is not scaled to them, so tiles overwrite each other's "
         "columns and most of C is never written",
-        tut::Check::verification, "", "", &launch<Default, Bug::box_not_scaled>}},
+        tut::Check::verification, "", "", launch_of(Bug::box_not_scaled)}},
       {{"USETMAXREG", "setmaxnreg: the producer gives registers back, the consumers take them"},
        {"SYNCS", "the mbarriers, full and empty: arrive, expect_tx, wait (try_wait)"},
        {"BAR.SYNC.DEFER_BLOCKING 0x9, 0x100",

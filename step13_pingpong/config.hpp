@@ -4,7 +4,7 @@
 /// turns on the tensor cores: one multiplies while the other stores its tile.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
-/// what is printed is what runs. Only the TMA descriptors are made elsewhere (launch.cu), at run time:
+/// what is printed is what runs. Only the TMA descriptors are made elsewhere (tut/launch.cuh), at run time:
 /// they hold the address and the extents of A, B and C.
 #pragma once
 
@@ -169,6 +169,7 @@ enum class Bug : int {
   empty_waits_for_both = 1,  ///< empty[s] waits for both warpgroups, as in step 12: only one ever releases it
   store_by_thread_0 = 2,     ///< the TMA stores are issued by the CTA's thread 0, as in step 12: warpgroup 1's never are
   //~bug}
+  count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };
 
 //! [turns]

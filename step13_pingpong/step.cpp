@@ -82,7 +82,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      tut::config_name<Cfg>(), &launch<Cfg, Bug::none>, &trace_config<Cfg>, &turns_picture<Cfg>, Cfg::kSchedule)...};
+      tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>), &trace_config<Cfg>, &turns_picture<Cfg>, Cfg::kSchedule)...};
 }
 
 }  // namespace
@@ -97,13 +97,13 @@ tut::Step const& step() {
         "every stage: here only the warpgroup whose tile's k-tile it held releases it, so no stage is ever empty "
         "again and the producer stops after one lap of the ring",
         tut::Check::watchdog, "", "K = 512 is 8 k-tiles for 6 stages: the 7th never loads",
-        &launch<Default, Bug::empty_waits_for_both>},
+        launch_of(Bug::empty_waits_for_both)},
        {int(Bug::store_by_thread_0), "store_by_thread_0",
         "the TMA stores are issued by the CTA's thread 0, as in step 12, where one thread stored every tile: "
         "warpgroup 1 writes its subtiles into its buffers, and nobody stores them",
         tut::Check::verification, "--m 2048 --n 2048 --k 256",
         "256 tiles for 132 CTAs: 124 CTAs take a second tile, warpgroup 1's, and none of those is stored",
-        &launch<Default, Bug::store_by_thread_0>}},
+        launch_of(Bug::store_by_thread_0)}},
       {{"HGMMA.64x128x16.F32", "each warpgroup's wgmma, m64n128k16, twice per 16 k (its tile's two 64-row halves)"},
        {"UTMALDG", "the TMA loads"},
        {"UTMASTG", "the TMA stores of C's subtiles, by each warpgroup"}});

@@ -2,7 +2,8 @@
 /// \brief What the launch of every step from 07 on does on the host, written once: check what cp.async or
 /// TMA needs of the problem, make the TMA descriptors from the step's configuration, pack the kernel's
 /// one argument (tut/kernel_params.hpp), ask for the dynamic shared memory, and start the grid the
-/// configuration's schedule gives. A step's launch.cu names its kernel; nothing else.
+/// configuration's schedule gives. A step's launch.cu names its kernel (from step 07 on the build
+/// writes it, from cmake/step_launch.cu.in).
 ///
 /// CUTLASS splits the same work between `GemmUniversal::to_underlying_arguments()` (the Params, the TMA
 /// descriptors among them) and `GemmUniversalAdapter::run()` (the smem attribute, the grid, the launch).

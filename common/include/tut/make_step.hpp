@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -19,6 +20,14 @@
 #include "tut/tile_schedule.hpp"
 
 namespace tut {
+
+/// \brief The position of type \p T in the std::tuple \p Tuple (its first, if it is there twice): the
+/// index a step's launch_of() takes for one of its Variants.
+template <class T, class Tuple>
+inline constexpr std::size_t index_in_v = 0;
+template <class T, class First, class... Rest>
+inline constexpr std::size_t index_in_v<T, std::tuple<First, Rest...>> =
+    std::is_same_v<T, First> ? 0 : 1 + index_in_v<T, std::tuple<Rest...>>;
 
 /// \brief The strides of a step's operand layouts: \p a is (M,K), \p b is (N,K), \p c is (M,N).
 template <class LayoutA, class LayoutB, class LayoutC>
