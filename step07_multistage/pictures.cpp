@@ -23,13 +23,17 @@ template <class Cfg>
 void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   constexpr int S = Cfg::kStages;
   int const k_tiles = int(ceil_div(o.problem.k, std::int64_t(size<2>(typename Cfg::CtaTiler{}))));
-  auto const reads = [](int k_tile, int stage) {
-    return std::pair{"math k-tile " + str(k_tile),
-                     "ldmatrix and mma.sync read k-tile " + str(k_tile) + " from stage " + str(stage)};
-  };
   auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {S - 1, groups_in_flight<S>()});
-  tut::StageTimeline const ring =
-      tut::stage_timeline(schedule, S, groups_in_flight<S>(), reads, "the math reads the stage");
+  tut::StageTimeline const ring = tut::stage_timeline(
+      schedule, S, 0, true, {"cp.async", "cp.async in flight (or landed), not yet read", "the math reads the stage"},
+      [](tut::PipeStep const& p) {
+        return "cp.async of k-tile " + str(p.fill_k_tile) + " into stage " + str(p.fill_stage) + ", group " +
+               str(p.committed) + "; cp_async_wait<" + str(groups_in_flight<S>()) + "> before its read ensures it landed";
+      },
+      [](int k_tile, tut::PipeStep const& r) {
+        return std::pair{"math k-tile " + str(k_tile),
+                         "ldmatrix and mma.sync read k-tile " + str(k_tile) + " from stage " + str(r.read_stage)};
+      });
   tut::svg::write_file(dir + "/stage_ring.svg",
                        tut::svg::timeline("step07: the ring of " + str(S) + " smem stages, iteration by iteration (K = " +
                                               str(o.problem.k) + ": " + str(k_tiles) + " k-tiles)",

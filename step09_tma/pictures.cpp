@@ -21,31 +21,20 @@ using tut::str;
 template <class Cfg>
 void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   constexpr int S = Cfg::kStages;
-  int const bm = size<0>(typename Cfg::CtaTiler{}), bk = size<2>(typename Cfg::CtaTiler{});
-  int const k_tiles = int((o.problem.k + bk - 1) / bk);
+  auto const [bm, bn, bk, k_tiles] = tut::cta_tile_size<Cfg>(o.problem.k);  // the tile, and K's k-tiles
   auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {copies_ahead<S>(), -1, kWgmmaInFlight});
-  std::vector<std::string> rows, cols;
-  for (int s = 0; s < S; ++s) rows.push_back("stage " + str(s));
-  std::vector<tut::svg::Bar> bars;
-  for (std::size_t i = 0; i < schedule.size(); ++i) {
-    tut::PipeStep const& p = schedule[i];
-    cols.push_back(p.k_tile < 0 ? "prologue " + str(int(i) + 1) : "k-tile " + str(p.k_tile));
-    if (p.fill_k_tile < 0) continue;
-    // The k-tile's copy is in flight from its issue up to the iteration that waits for it.
-    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](tut::PipeStep const& q) { return q.k_tile == p.fill_k_tile; });
-    int const read_at = int(read - schedule.begin());
-    bars.push_back({p.fill_stage, int(i), read_at, "TMA k-tile " + str(p.fill_k_tile), "#ffcc80",
-                    "thread 0: arrive.expect_tx(full[" + str(p.fill_stage) + "], " + str(Cfg::kStageBytes) +
-                        " bytes), then the TMA copies of k-tile " + str(p.fill_k_tile)});
-    bars.push_back({read->read_stage, read_at, read_at + 1, "wgmma k-tile " + str(p.fill_k_tile), "#90caf9",
-                    "everyone waits on full[" + str(read->read_stage) + "] for parity " + str(read->parity) +
-                        " (lap " + str(read->lap) + "), then the warpgroups issue k-tile " + str(p.fill_k_tile) +
-                        "'s wgmmas"});
-    if (kWgmmaInFlight > 0 && read_at + 1 < int(schedule.size()))
-      bars.push_back({read->read_stage, read_at + 1, read_at + 1 + kWgmmaInFlight, "still running", "#e3f2fd",
-                      "k-tile " + str(p.fill_k_tile) + "'s batch may still be reading stage " + str(read->read_stage) +
-                          " (warpgroup_wait<" + str(kWgmmaInFlight) + ">): no TMA refills it yet"});
-  }
+  tut::StageTimeline const ring = tut::stage_timeline(
+      schedule, S, kWgmmaInFlight, false,
+      {"TMA", "TMA in flight (or landed), not yet read", "wait full[s], then the wgmmas are issued"},
+      [](tut::PipeStep const& p) {
+        return "thread 0: arrive.expect_tx(full[" + str(p.fill_stage) + "], " + str(Cfg::kStageBytes) +
+               " bytes), then the TMA copies of k-tile " + str(p.fill_k_tile);
+      },
+      [](int k_tile, tut::PipeStep const& r) {
+        return std::pair{"wgmma k-tile " + str(k_tile),
+                         "everyone waits on full[" + str(r.read_stage) + "] for parity " + str(r.parity) + " (lap " +
+                             str(r.lap) + "), then the warpgroups issue k-tile " + str(k_tile) + "'s wgmmas"};
+      });
   tut::svg::write_file(dir + "/barriers.svg",
                        tut::svg::timeline("step09: k-tiles through the ring of " + str(S) +
                                               " stages and their mbarriers (K = " + str(o.problem.k) + ": " +
@@ -54,10 +43,7 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
                                               " k-tiles ahead; everyone waits on the stage's full barrier; hover a "
                                               "bar for the barrier and parity (tut::pipe_schedule(), the kernel's "
                                               "PipeState)",
-                                          rows, cols, bars,
-                                          {{"#ffcc80", "TMA in flight (or landed), not yet read"},
-                                           {"#90caf9", "wait full[s], then the wgmmas are issued"},
-                                           {"#e3f2fd", "its batch may still be running"}}));
+                                          ring.rows, ring.cols, ring.bars, ring.key));
   std::int64_t const tm = o.tile.m;
   tut::svg::write_file(
       dir + "/tma_box.svg",

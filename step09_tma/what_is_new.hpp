@@ -63,12 +63,10 @@ void print_timeline(std::ostream& os, int k_tiles) {
 /// \brief Section 4 for configuration Cfg, problem \p o, its traced tile \p t (tut::tile_cta).
 template <class Cfg, class Tiles>
 void print_what_is_new(std::ostream& os, tut::Options const& o, Tiles const& t) {
-  int const N = int(o.problem.n), K = int(o.problem.k);
+  int const K = int(o.problem.k);
   int const T = int(o.thread);
   typename Cfg::CtaTiler cta_tiler;
-  auto thr_copy_c = typename Cfg::TiledCopyC{}.get_slice(T);
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
-  int const c_thr_n = bn / kChunkC;
   int const k_tiles = int(size<2>(t.gA));
 
   // ---- What is new: the TMA unit -------------------------------------------------------------------
@@ -88,14 +86,7 @@ void print_what_is_new(std::ostream& os, tut::Options const& o, Tiles const& t) 
   os << "  The TMA unit fills what lies outside A and B with zeros (rows past M or N, k past K).\n\n";
   print_timeline<Cfg>(os, k_tiles);
 
-  // The epilogue's partition and masks, as the kernel makes them.
-  Tensor tDcC = thr_copy_c.partition_D(t.cC);           // (CPY,CPY_M,CPY_N) -> (m,n)
-  Tensor tDpC = tut::make_mask(tDcC, shape(t.mC));      // (CPY,CPY_M,CPY_N) -> m<M && n<N
-  os << "\n  The epilogue is step07's: after warpgroup_wait<0>() and a barrier, copy(tCrC, tCsC) puts the\n"
-     << "  accumulators in sC through partition_C, which now follows wgmma's C layout, a barrier, then\n"
-     << "  copy_if(copy_c, tDpC, tDsC, tDgC) stores whole rows, " << c_thr_n << " threads per row of " << bn
-     << " floats.\n";
-  tut::print_chunk_stores(os, tDpC, T, N, kChunkC);
+  tut::print_smem_epilogue_stores(os, typename Cfg::TiledCopyC{}, T, t, bn, kChunkC, "is step07's", "a barrier");
 }
 
 }  // namespace step09

@@ -20,9 +20,7 @@ using tut::str;
 template <class Cfg>
 void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   constexpr int S = Cfg::kStages;
-  int const bm = size<0>(typename Cfg::CtaTiler{}), bn = size<1>(typename Cfg::CtaTiler{});
-  int const bk = size<2>(typename Cfg::CtaTiler{});
-  int const k_tiles = int((o.problem.k + bk - 1) / bk);
+  auto const [bm, bn, bk, k_tiles] = tut::cta_tile_size<Cfg>(o.problem.k);  // the tile, and K's k-tiles
   // Slot j: the producer issues k-tile j's TMA, the consumers' wgmmas take k-tile j-(S-1): the producer
   // as far ahead as the ring lets it, since a stage is refilled only once the consumers released it.
   std::vector<std::string> rows, cols;

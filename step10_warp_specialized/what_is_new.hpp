@@ -54,12 +54,11 @@ void print_barriers(std::ostream& os, int k_tiles) {
 /// \brief Section 4 for configuration Cfg, problem \p o, its traced tile \p t (tut::tile_cta).
 template <class Cfg, class Tiles>
 void print_what_is_new(std::ostream& os, tut::Options const& o, Tiles const& t) {
-  int const N = int(o.problem.n), K = int(o.problem.k);
+  int const K = int(o.problem.k);
   int const T = int(o.thread);
   typename Cfg::CtaTiler cta_tiler;
   typename Cfg::TiledCopyC copy_c;
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler), bk = size<2>(cta_tiler);
-  int const c_thr_n = bn / kChunkC;
   int const k_tiles = int(size<2>(t.gA));
 
   // ---- What is new -----------------------------------------------------------------------------------
@@ -76,13 +75,7 @@ void print_what_is_new(std::ostream& os, tut::Options const& o, Tiles const& t) 
      << "  counts the whole box's bytes on the full barrier.\n\n";
   print_barriers<Cfg>(os, k_tiles);
 
-  // The epilogue's partition and masks, as the kernel makes them.
-  Tensor tDpC = tut::make_mask(copy_c.get_slice(T).partition_D(t.cC), shape(t.mC));  // (CPY,CPY_M,CPY_N) -> m<M && n<N
-  os << "\n  The epilogue is step09's, by the consumers: after warpgroup_wait<0>() and their barrier, copy(tCrC, tCsC) puts the\n"
-     << "  accumulators in sC through partition_C, which now follows wgmma's C layout, a barrier, then\n"
-     << "  copy_if(copy_c, tDpC, tDsC, tDgC) stores whole rows, " << c_thr_n << " threads per row of " << bn
-     << " floats.\n";
-  tut::print_chunk_stores(os, tDpC, T, N, kChunkC);
+  tut::print_smem_epilogue_stores(os, copy_c, T, t, bn, kChunkC, "is step09's, by the consumers", "their barrier");
 }
 
 }  // namespace step10

@@ -20,9 +20,7 @@ using tut::str;
 template <class Cfg>
 void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   constexpr int S = Cfg::kStages;
-  int const bm = size<0>(typename Cfg::CtaTiler{}), bn = size<1>(typename Cfg::CtaTiler{});
-  int const bk = size<2>(typename Cfg::CtaTiler{});
-  int const k_tiles = int((o.problem.k + bk - 1) / bk);
+  auto const [bm, bn, bk, k_tiles] = tut::cta_tile_size<Cfg>(o.problem.k);  // the tile, and K's k-tiles
   // A CTA's first two tiles, in an ideal run (tut::ideal_run): the producer waits on epi_done before a
   // tile's first k-tile, so the next tile's loads start only once the C tile has left the ring's bytes.
   constexpr int kEpiSlots = 2;

@@ -22,9 +22,7 @@ using tut::str;
 template <class Cfg>
 void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   constexpr int S = Cfg::kStages;
-  int const bm = size<0>(typename Cfg::CtaTiler{}), bn = size<1>(typename Cfg::CtaTiler{});
-  int const bk = size<2>(typename Cfg::CtaTiler{});
-  int const k_tiles = int((o.problem.k + bk - 1) / bk);
+  auto const [bm, bn, bk, k_tiles] = tut::cta_tile_size<Cfg>(o.problem.k);  // the tile, and K's k-tiles
   auto const schedule = tut::ring_schedule<RingState, S>(k_tiles, {2, true});  // a CTA's first two tiles
   auto const name = [](tut::RingStep const& b) { return "T" + str(b.visit) + " k" + str(b.k_tile); };
 

@@ -5,10 +5,14 @@
 /// counts them. (Steps 10 on, with a producer and consumers, replay theirs with tut/ring_schedule.hpp.)
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "tut/svg.hpp"
 
 namespace tut {
 
@@ -79,6 +83,59 @@ std::vector<PipeStep> pipe_schedule(int k_tiles, int stages, PipeShape const& ho
     out.push_back(p);
   }
   return out;
+}
+
+/// \brief The rows, columns, bars and key of an svg::timeline of the stage ring.
+struct StageTimeline {
+  std::vector<std::string> rows;                            ///< one per stage
+  std::vector<std::string> cols;                            ///< one per iteration, the prologue's fills first
+  std::vector<svg::Bar> bars;                               ///< per fill: its copy, its read, its batch left running
+  std::vector<std::pair<std::string, std::string>> key;     ///< (colour, meaning)
+};
+
+/// \brief What a step's stage_timeline() says about its copies and its reads.
+struct StageTimelineText {
+  std::string unit;      ///< what fills a stage: "cp.async", "TMA"
+  std::string fill_key;  ///< the key's words for a copy in flight
+  std::string read_key;  ///< the key's words for a read
+};
+
+/// \brief The stage ring as a timeline, read off \p schedule (the step's PipeSteps, replayed with the
+/// kernel's own PipeState): per fill, its k-tile's copy, in flight from the fill up to the iteration that
+/// reads it, whose tooltip \p fill_tip(fill) gives; then the read, whose label and tooltip
+/// \p read_bar(k_tile, read) give; then, where \p batches_in_flight wgmma batches are left running, the
+/// iterations its batch may still read the stage. Where \p empty_groups, an iteration with no k-tile left
+/// commits an empty cp.async group, drawn as such.
+template <class FillTip, class ReadBar>
+StageTimeline stage_timeline(std::vector<PipeStep> const& schedule, int stages, int batches_in_flight,
+                             bool empty_groups, StageTimelineText const& text, FillTip fill_tip, ReadBar read_bar) {
+  auto const s = [](int v) { return std::to_string(v); };
+  StageTimeline tl;
+  for (int i = 0; i < stages; ++i) tl.rows.push_back("stage " + s(i));
+  for (std::size_t i = 0; i < schedule.size(); ++i) {
+    PipeStep const& p = schedule[i];
+    int const at = int(i), k = p.fill_k_tile;
+    tl.cols.push_back(p.k_tile < 0 ? "prologue " + s(at + 1) : "k-tile " + s(p.k_tile));
+    if (k < 0) {
+      if (empty_groups)
+        tl.bars.push_back({p.fill_stage, at, at + 1, "empty group", "#eeeeee",
+                           "nothing left to copy: an empty cp.async group keeps the count"});
+      continue;
+    }
+    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](PipeStep const& q) { return q.k_tile == k; });
+    int const read_at = int(read - schedule.begin());
+    tl.bars.push_back({p.fill_stage, at, read_at, text.unit + " k-tile " + s(k), "#ffcc80", fill_tip(p)});
+    auto const [label, tip] = read_bar(k, *read);
+    tl.bars.push_back({read->read_stage, read_at, read_at + 1, label, "#90caf9", tip});
+    if (batches_in_flight > 0 && read_at + 1 < int(schedule.size()))
+      tl.bars.push_back({read->read_stage, read_at + 1, read_at + 1 + batches_in_flight, "still running", "#e3f2fd",
+                         "k-tile " + s(k) + "'s batch may still be reading stage " + s(read->read_stage) +
+                             " (warpgroup_wait<" + s(batches_in_flight) + ">): no " + text.unit + " refills it yet"});
+  }
+  tl.key = {{"#ffcc80", text.fill_key}, {"#90caf9", text.read_key}};
+  if (batches_in_flight > 0) tl.key.push_back({"#e3f2fd", "its batch may still be running"});
+  if (empty_groups) tl.key.push_back({"#eeeeee", "an empty group (no k-tile left)"});
+  return tl;
 }
 
 }  // namespace tut

@@ -23,6 +23,23 @@
 
 namespace tut {
 
+/// \brief A configuration's CTA tile in numbers, (BLK_M,BLK_N,BLK_K), and the k-tiles ceil(K/BLK_K)
+/// a problem's K makes: where the pipelined steps' pictures and timelines start.
+struct CtaTileSize {
+  int m;        ///< BLK_M
+  int n;        ///< BLK_N
+  int k;        ///< BLK_K
+  int k_tiles;  ///< ceil(K / BLK_K): the last may be ragged
+};
+
+/// \brief The CtaTileSize of \p Cfg's CtaTiler, for a problem of depth \p K.
+template <class Cfg>
+CtaTileSize cta_tile_size(std::int64_t K) {
+  typename Cfg::CtaTiler const tiler;
+  int const bk = int(cute::size<2>(tiler));
+  return {int(cute::size<0>(tiler)), int(cute::size<1>(tiler)), bk, int((K + bk - 1) / bk)};
+}
+
 /// \brief One C tile's view of the problem, as the CTA that computes it sees it: the full tensors (over null
 /// pointers: never dereferenced on the host), the tiles of A, B and C as the kernel cuts them with
 /// local_tile, and the same tiling of identity tensors, which gives the global (m,k), (n,k) and (m,n) of

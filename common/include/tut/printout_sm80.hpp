@@ -278,48 +278,6 @@ inline void print_pipeline_table(std::ostream& os, int stages, int k_tiles, std:
   if (more) os << "    ... (the same, round the ring)\n";
 }
 
-/// \brief The rows, columns, bars and key of an svg::timeline of a cp.async pipeline's stage ring.
-struct StageTimeline {
-  std::vector<std::string> rows;                            ///< one per stage
-  std::vector<std::string> cols;                            ///< one per iteration, the prologue's fills first
-  std::vector<svg::Bar> bars;                               ///< per fill: its copy, then its read
-  std::vector<std::pair<std::string, std::string>> key;     ///< (colour, meaning)
-};
-
-/// \brief The stage ring of a cp.async pipeline of \p stages stages as a timeline, read off \p schedule (the
-/// step's PipeSteps, replayed with the kernel's own PipeState): per fill, its k-tile's copy, in flight from the
-/// fill up to the iteration that reads it (after cp_async_wait<\p in_flight>), then the read, whose label and
-/// tooltip \p read_bar gives for the k-tile and the stage (and \p read_key says in the key); an empty group
-/// where no k-tile is left.
-template <class PipeStep, class ReadBar>
-StageTimeline stage_timeline(std::vector<PipeStep> const& schedule, int stages, int in_flight, ReadBar read_bar,
-                             std::string const& read_key) {
-  StageTimeline tl;
-  for (int s = 0; s < stages; ++s) tl.rows.push_back("stage " + str(s));
-  for (std::size_t i = 0; i < schedule.size(); ++i) {
-    PipeStep const& p = schedule[i];
-    int const at = int(i), k = p.fill_k_tile;
-    tl.cols.push_back(p.k_tile < 0 ? "prologue " + str(at + 1) : "k-tile " + str(p.k_tile));
-    if (k < 0) {
-      tl.bars.push_back({p.fill_stage, at, at + 1, "empty group", "#eeeeee",
-                         "nothing left to copy: an empty cp.async group keeps the count"});
-      continue;
-    }
-    auto const read = std::find_if(schedule.begin(), schedule.end(), [&](PipeStep const& q) { return q.k_tile == k; });
-    int const read_at = int(read - schedule.begin());
-    tl.bars.push_back({p.fill_stage, at, read_at, "cp.async k-tile " + str(k), "#ffcc80",
-                       "cp.async of k-tile " + str(k) + " into stage " + str(p.fill_stage) + ", group " +
-                           str(p.committed) + "; cp_async_wait<" + str(in_flight) +
-                           "> before its read ensures it landed"});
-    auto const [label, tip] = read_bar(k, read->read_stage);
-    tl.bars.push_back({read->read_stage, read_at, read_at + 1, label, "#90caf9", tip});
-  }
-  tl.key = {{"#ffcc80", "cp.async in flight (or landed), not yet read"},
-            {"#90caf9", read_key},
-            {"#eeeeee", "an empty group (no k-tile left)"}};
-  return tl;
-}
-
 // ---- Section 4: an atom's TV grids (step 05) --------------------------------------------------------
 
 /// \brief A blank line, then the TV grid tv_grid() draws (its arguments as there).

@@ -14,6 +14,7 @@
 #include <cute/tensor.hpp>
 
 #include "tut/format.hpp"
+#include "tut/mask.hpp"
 #include "tut/printout.hpp"
 #include "tut/ring_schedule.hpp"
 
@@ -179,6 +180,23 @@ void print_smem_epilogue(std::ostream& os, Mma const& mma, CopyC const& copy_c, 
   print_item(os, "tDsC", plain(thr_copy_c.partition_S(sC).layout()), "(CPY,CPY_M,CPY_N) = partition_S(sC)");
   print_item(os, "tDgC", plain(thr_copy_c.partition_D(t.gC).layout()), "(CPY,CPY_M,CPY_N) = partition_D(gC)");
   print_item(os, "", elements(thr_copy_c.partition_D(csC), "sC m", "n"), "the C entries it stores");
+}
+
+/// \brief Section 4's close in steps 08-10, whose epilogue is step 07's: it \p intro ("is step07's"), then
+/// how \p copy_c's partition stores C in whole rows of the \p bn floats of the CTA's tile (\p chunk floats
+/// a store), and which of thread \p T's stores stay inside the problem's N (print_chunk_stores).
+template <class CopyC, class Tiles>
+void print_smem_epilogue_stores(std::ostream& os, CopyC const& copy_c, int T, Tiles const& t, int bn, int chunk,
+                                std::string const& intro, std::string const& barrier) {
+  using namespace cute;
+  // The epilogue's partition and masks, as the kernel makes them.
+  Tensor tDpC = make_mask(copy_c.get_slice(T).partition_D(t.cC), shape(t.mC));  // (CPY,CPY_M,CPY_N) -> m<M && n<N
+  os << "\n  The epilogue " << intro << ": after warpgroup_wait<0>() and " << barrier
+     << ", copy(tCrC, tCsC) puts the\n"
+     << "  accumulators in sC through partition_C, which now follows wgmma's C layout, a barrier, then\n"
+     << "  copy_if(copy_c, tDpC, tDsC, tDgC) stores whole rows, " << bn / chunk << " threads per row of " << bn
+     << " floats.\n";
+  print_chunk_stores(os, tDpC, T, size<1>(t.mC), chunk);
 }
 
 /// \brief Section 3's epilogue through smem subtiles stored by TMA (steps 11 on): thread \p T's accumulators
