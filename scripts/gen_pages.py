@@ -18,6 +18,8 @@ The kinds, and what each writes:
   printout FILE [N,M..]    a golden printout (tests/golden/*.txt, or docs/sass/*.txt) as plain text: all of it, its sections
                            N, M; with `lines=tCgC,tCgA` the first line that begins with each word; with
                            "from=LINE" "to=LINE" the lines from one to the other (whole lines, quoted)
+  diff OLD NEW FILE TAG    the lesson diff (scripts/diff_steps.sh OLD NEW) of FILE, its hunks that touch the
+                           `//! [TAG]` region of NEW's FILE: what the step changed there, as a diff block
   bugs FILE                a step's --list-bugs golden (tests/golden/*_bugs.txt) as a table: the run that
                            plants each bug, what it breaks, and the check that catches it
   bench STEP [SIZE..]      STEP's speeds from the benchmark JSON: its variants beside cuBLAS, per size
@@ -38,7 +40,9 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
+import tempfile
 
 from lesson_view import lesson_lines
 
@@ -75,6 +79,50 @@ def snippet(path, tag):
     indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
     body = [line[indent:] for line in body]
     return f"`{path}`\n\n```cpp\n" + "\n".join(body).rstrip() + "\n```\n"
+
+
+def step_view(step_dir, name):
+    """FILE of a step folder as scripts/diff_steps.sh compares it: the lesson view, the step's own names
+    normalised away (stepNN)."""
+    n = step_dir.split("_")[0]
+    lines = lesson_lines(read(f"{step_dir}/{name}").splitlines())
+    sub = lambda s: re.sub(rf"\bStep {n[4:]}\b", "Step NN", re.sub(rf"\b({re.escape(step_dir)}|{n})\b", "stepNN", s))
+    return [sub(line) for line in lines]
+
+
+def diff(old, new, name, tag):
+    """The hunks of `diff -u -b` (diff_steps.sh's diff) of file NAME from step OLD to step NEW that touch
+    the lines between NEW's two `//! [TAG]` markers, markers dropped, as a diff block."""
+    a, b = step_view(old, name), step_view(new, name)
+    marks = [i for i, line in enumerate(b) if line.strip() in (f"//! [{tag}]", f"/// [{tag}]")]
+    if len(marks) != 2:
+        raise Stale(f"{new}/{name} has {len(marks)} '//! [{tag}]' markers, not 2")
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [os.path.join(tmp, "a"), os.path.join(tmp, "b")]
+        for path, lines in zip(paths, (a, b)):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines) + "\n")
+        out = subprocess.run(["diff", "-U3", "-b", *paths], capture_output=True, text=True).stdout.splitlines()
+    # Keep the lines of each hunk that lie inside the region (a removed line: where it stood).
+    head, body, at, gap = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@"), [], 0, False
+    for line in out[2:]:
+        m = head.match(line)
+        if m:
+            at, gap = int(m.group(1)) - 1, bool(body)
+            continue
+        # A removed line stands before the new line at `at`: those just before the region's first line
+        # are what the region replaced.
+        first = marks[0] if line[:1] == "-" else marks[0] + 1
+        if first <= at < marks[1] and not MARKER_RE.match(line[1:]):
+            if gap:
+                body.append(" ...")
+                gap = False
+            body.append(line)
+        if line[:1] != "-":
+            at += 1
+    if not any(line[:1] in "+-" for line in body):
+        raise Stale(f"{old} -> {new}: {name} does not change between the '//! [{tag}]' markers")
+    return (f"`scripts/diff_steps.sh {old[4:6]} {new[4:6]}`, `{name}`\n\n```diff\n" + "\n".join(body) + "\n```\n")
 
 
 def printout(path, sections=None, until=None):
@@ -408,6 +456,8 @@ def fill(path, steps):
         try:
             if kind == "snippet":
                 text = snippet(*args)
+            elif kind == "diff":
+                text = diff(*args)
             elif kind == "printout":
                 text = printout(*args)
             elif kind == "bugs":
