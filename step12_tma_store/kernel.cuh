@@ -259,7 +259,9 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       for (int e = 0; e < SUBTILES; ++e) {
         int const buffer = e % BUFFERS;
         // The buffer's previous store (subtile e - BUFFERS, perhaps of the tile before) must have read it.
-        if constexpr (BUG != Bug::no_store_wait)            //~bug no_store_wait deletes this wait
+        if constexpr (BUG == Bug::store_wait_one_short)     //~bug store_wait_one_short: one store more may read on
+          if (threadIdx.x == 0) tma_store_wait<BUFFERS>();  //~bug
+        if constexpr (BUG != Bug::no_store_wait && BUG != Bug::store_wait_one_short)  //~bug no_store_wait deletes it
           if (threadIdx.x == 0) tma_store_wait<BUFFERS - 1>();
         cutlass::arch::NamedBarrier::sync(size(mma), 1);    // barrier 1, the consumers' threads
         Tensor tCsC_buf = make_tensor(tCsC.data() + buffer * kBufferElems, tCsC.layout());  // ((PER,MMA_M),SUBTILES)

@@ -118,7 +118,14 @@ tut::Step const& step() {
         "the TMA store of subtile e of tile (m,n) goes to C's box (m, n + e), not (m, n·SUBTILES + e): the "
         "boxes count subtiles, and the tile's column is not scaled to them, so tiles overwrite each other's "
         "columns and most of C is never written",
-        tut::Check::verification, "", "", launch_of(Bug::box_not_scaled)}},
+        tut::Check::verification, "", "", launch_of(Bug::box_not_scaled)},
+       {int(Bug::store_wait_one_short), "store_wait_one_short",
+        "tma_store_wait<BUFFERS> instead of <BUFFERS-1>: thread 0 lets one more store run on, so the consumers "
+        "write a buffer while the TMA store of its last subtile may still be reading it",
+        tut::Check::verification, "--m 2048 --n 2048 --k 256",
+        "on an H100 verification caught it in 10 of 10 runs at this shape, at 256x1024x64 and at 128x256x64 "
+        "(racecheck watches the threads' smem accesses, not the TMA unit's)",
+        launch_of(Bug::store_wait_one_short)}},
       {{"USETMAXREG", "setmaxnreg: the producer gives registers back, the consumers take them"},
        {"SYNCS", "the mbarriers, full and empty: arrive, expect_tx, wait (try_wait)"},
        {"BAR.SYNC.DEFER_BLOCKING 0x9, 0x100",

@@ -283,7 +283,10 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       for (int e = 0; e < SUBTILES; ++e) {
         int const buffer = epi_buffer(warpgroup, e);        // this warpgroup's: 2w, 2w + 1, 2w, ...
         // The buffer's previous store (subtile e - BUFFERS, perhaps of the tile before) must have read it.
-        if (storer) tma_store_wait<BUFFERS - 1>();
+        if constexpr (BUG == Bug::store_wait_one_short)     //~bug store_wait_one_short: one store more may read on
+          if (storer) tma_store_wait<BUFFERS>();            //~bug
+        else                                                //~bug
+          if (storer) tma_store_wait<BUFFERS - 1>();
         cutlass::arch::NamedBarrier::sync(kWarpgroupThreads, 1 + warpgroup);  // barrier 1 + w: this warpgroup's threads
         Tensor tCsC_buf = make_tensor(tCsC.data() + buffer * kBufferElems, tCsC.layout());  // ((PER,MMA_M),SUBTILES)
         copy_aligned(tCrC_sub(_,e), tCsC_buf(_,e));         // registers -> smem, the MMA's partition
