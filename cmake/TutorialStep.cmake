@@ -16,9 +16,9 @@
 #   what_is_new.hpp (where section 4 is long) the helpers of what only this step prints
 #   main.cpp     hands the step to the common harness
 #   <dir>.hpp    (steps 01 and 02 only) the entry points; for the others the build generates it, below
-# and, where the step has them, its host models: smem_accesses.hpp (the smem instructions its threads
-# issue, for the bank model in tut/banks.hpp) and pipeline.hpp (its pipeline's protocol, replayed);
-# and the step brings tests/test_<stepNN>.cpp, tests/golden/<dir>*.txt and docs/<dir>.md.
+# and, where the step has one, its host model smem_accesses.hpp (the smem instructions its threads
+# issue, for the bank model in tut/banks.hpp; steps 04 and 06); and the step brings
+# tests/test_<stepNN>.cpp, tests/golden/<dir>*.txt and docs/<dir>.md.
 #
 # It defines the library <dir>_lib (used by the executable, the tests and the benchmark) and the
 # executable <dir>, and writes <build>/generated/<dir>/registered_step.hpp: `<stepNN>::kRegistration`, the

@@ -285,7 +285,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
         // The buffer's previous store (subtile e - BUFFERS, perhaps of the tile before) must have read it.
         if constexpr (BUG == Bug::store_wait_one_short)     //~bug store_wait_one_short: one store more may read on
           if (storer) tma_store_wait<BUFFERS>();            //~bug
-        else                                                //~bug
+        if constexpr (BUG != Bug::store_wait_one_short)     //~bug store_wait_one_short replaces this wait
           if (storer) tma_store_wait<BUFFERS - 1>();
         cutlass::arch::NamedBarrier::sync(kWarpgroupThreads, 1 + warpgroup);  // barrier 1 + w: this warpgroup's threads
         Tensor tCsC_buf = make_tensor(tCsC.data() + buffer * kBufferElems, tCsC.layout());  // ((PER,MMA_M),SUBTILES)
