@@ -118,8 +118,8 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
-  return {tut::smem_variant<Cfg, ElementAB>(tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>), &trace_config<Cfg>,
-                                            &pipeline_pictures<Cfg>)...};
+  return {tut::smem_variant<Cfg, ElementAB>(tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>),
+                                            &trace_config<Cfg>, &pipeline_pictures<Cfg>)...};
 }
 
 }  // namespace

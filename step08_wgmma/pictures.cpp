@@ -29,7 +29,8 @@ void pipeline_pictures(tut::Options const& o, std::string const& dir) {
       {"cp.async", "cp.async in flight (or landed), not yet read", "the wgmmas of the k-tile are issued"},
       [](tut::PipeStep const& p) {
         return "cp.async of k-tile " + str(p.fill_k_tile) + " into stage " + str(p.fill_stage) + ", group " +
-               str(p.committed) + "; cp_async_wait<" + str(groups_in_flight<S>()) + "> before its read ensures it landed";
+               str(p.committed) + "; cp_async_wait<" + str(groups_in_flight<S>()) +
+               "> before its read ensures it landed";
       },
       [](int k_tile, tut::PipeStep const& r) {
         return std::pair{"wgmma k-tile " + str(k_tile),

@@ -36,7 +36,8 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 template <class... Cfg>
 std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
   return {tut::make_variant<typename Cfg::CtaTiler, typename Cfg::TiledMma>(
-      tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>), &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
+      tut::config_name<Cfg>(), launch_of(tut::index_in_v<Cfg, Variants>),
+      &trace_config<Cfg>, &pipeline_pictures<Cfg>, Cfg::kSchedule)...};
 }
 
 }  // namespace
@@ -48,7 +49,8 @@ tut::Step const& step() {
       {{int(Bug::last_stage_kept), "last_stage_kept",
         "the consumers never release a tile's last stage (step 10's kernel did not need to): each tile leaves "
         "one arrival missing on the ring, and by a CTA's fourth tile the producer waits for a stage nobody frees",
-        tut::Check::watchdog, "--m 4096 --n 4096 --k 256", "132 CTAs take 512 tiles: most take 4", launch_of(Bug::last_stage_kept)},
+        tut::Check::watchdog, "--m 4096 --n 4096 --k 256", "132 CTAs take 512 tiles: most take 4",
+        launch_of(Bug::last_stage_kept)},
        {int(Bug::same_tile_every_visit), "same_tile_every_visit",
         "every visit of a CTA computes its first tile again: the tiles the schedule gives it later are never "
         "written",

@@ -151,7 +151,7 @@ enum class Bug : int {
   //~bug{
   no_store_wait = 1,         ///< no wait for a buffer's last TMA store before the consumers write it again
   box_not_scaled = 2,        ///< the TMA store's box along N is tile.n + e: the tile's column is not scaled by SUBTILES
-  store_wait_one_short = 3,  ///< tma_store_wait<BUFFERS>: a buffer is written while its last TMA store may still read it
+  store_wait_one_short = 3,  ///< tma_store_wait<BUFFERS>: a buffer written while its last TMA store may still read it
   //~bug}
   count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };

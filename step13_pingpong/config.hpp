@@ -168,7 +168,7 @@ enum class Bug : int {
   //~bug{
   empty_waits_for_both = 1,  ///< empty[s] waits for both warpgroups, as in step 12: only one ever releases it
   store_by_thread_0 = 2,     ///< the TMA stores are issued by the CTA's thread 0, as in step 12: warpgroup 1's never are
-  store_wait_one_short = 3,  ///< tma_store_wait<BUFFERS>: a buffer is written while its last TMA store may still read it
+  store_wait_one_short = 3,  ///< tma_store_wait<BUFFERS>: a buffer written while its last TMA store may still read it
   //~bug}
   count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };
