@@ -83,10 +83,11 @@ def snippet(path, tag):
 
 def step_view(step_dir, name):
     """FILE of a step folder as scripts/diff_steps.sh compares it: the lesson view, the step's own names
-    normalised away (stepNN)."""
+    normalised away (stepNN, "step NN", "step-NN", "Step NN")."""
     n = step_dir.split("_")[0]
     lines = lesson_lines(read(f"{step_dir}/{name}").splitlines())
-    sub = lambda s: re.sub(rf"\bStep {n[4:]}\b", "Step NN", re.sub(rf"\b({re.escape(step_dir)}|{n})\b", "stepNN", s))
+    sub = lambda s: re.sub(rf"\b([Ss]tep)([ -]){n[4:]}\b", r"\1\2NN",
+                           re.sub(rf"\b({re.escape(step_dir)}|{n})\b", "stepNN", s))
     return [sub(line) for line in lines]
 
 
