@@ -8,7 +8,8 @@
 # the lesson: the lines tagged `//~bug` (a planted bug's) or `//~stress` (the --stress hooks), as
 # scripts/lesson_view.py says. Neither shows here: the code as written does. Nor do changes of
 # indentation alone (diff -b): when a step wraps code in a new loop, the lines it re-indents are the
-# same lines, and the loop is the change. --all-space (first) shows and counts them too.
+# same lines, and the loop is the change. --all-space (first) shows and counts them too. The diff is the
+# smallest one (diff -d).
 # --lines counts the changed lines (+ and -): K those of kernel.cuh and config.hpp; S those of the files
 # that differ in every step by design (step.cpp: what only this step prints, its bugs, its SASS classes;
 # what_is_new.hpp, derivation.hpp: the helpers of its section 4; pictures.cpp: its own pictures);
@@ -43,7 +44,7 @@ files=$( (ls "$a"; ls "$b") | sort -u | awk '/^kernel.cuh$/{print 0, $0; next} /
 # The lines of file $1 only one side has (a file only one step has: all of its lines).
 changed() {
   local f="$1"
-  if [ -f "$a/$f" ] && [ -f "$b/$f" ]; then diff $ws "$a/$f" "$b/$f" | grep -c '^[<>]' || true
+  if [ -f "$a/$f" ] && [ -f "$b/$f" ]; then diff -d $ws "$a/$f" "$b/$f" | grep -c '^[<>]' || true
   elif [ -f "$a/$f" ]; then wc -l < "$a/$f"
   else wc -l < "$b/$f"; fi
 }
@@ -54,7 +55,7 @@ stat)
   for f in $files; do
     # A file only one step has counts 0 lines in the other (and shares nothing with it).
     la=0; lb=0; [ -f "$a/$f" ] && la=$(wc -l < "$a/$f"); [ -f "$b/$f" ] && lb=$(wc -l < "$b/$f")
-    added=$lb; [ -f "$a/$f" ] && [ -f "$b/$f" ] && added=$(diff $ws "$a/$f" "$b/$f" | grep -c '^>' || true)
+    added=$lb; [ -f "$a/$f" ] && [ -f "$b/$f" ] && added=$(diff -d $ws "$a/$f" "$b/$f" | grep -c '^>' || true)
     common=$((lb - added))
     printf '%-22s %6d %6d %7d %6d%%\n' "$f" "$la" "$lb" "$common" $((200 * common / (la + lb)))
   done ;;
@@ -72,6 +73,6 @@ lines)
 diff)
   if [ -t 1 ]; then color=(--color=always); else color=(); fi
   for f in $files; do
-    diff -u -N $ws "${color[@]}" --label "$a/$f" --label "$b/$f" "$a/$f" "$b/$f" || true
+    diff -u -d -N $ws "${color[@]}" --label "$a/$f" --label "$b/$f" "$a/$f" "$b/$f" || true
   done ;;
 esac

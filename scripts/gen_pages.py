@@ -92,7 +92,7 @@ def step_view(step_dir, name):
 
 
 def diff(old, new, name, tag):
-    """The hunks of `diff -u -b` (diff_steps.sh's diff) of file NAME from step OLD to step NEW that touch
+    """The hunks of `diff -u -d -b` (diff_steps.sh's diff) of file NAME from step OLD to step NEW that touch
     the lines between NEW's two `//! [TAG]` markers, markers dropped, as a diff block."""
     a, b = step_view(old, name), step_view(new, name)
     marks = [i for i, line in enumerate(b) if line.strip() in (f"//! [{tag}]", f"/// [{tag}]")]
@@ -103,7 +103,7 @@ def diff(old, new, name, tag):
         for path, lines in zip(paths, (a, b)):
             with open(path, "w", encoding="utf-8") as f:
                 f.write("\n".join(lines) + "\n")
-        out = subprocess.run(["diff", "-U3", "-b", *paths], capture_output=True, text=True).stdout.splitlines()
+        out = subprocess.run(["diff", "-U3", "-d", "-b", *paths], capture_output=True, text=True).stdout.splitlines()
     # Keep the lines of each hunk that lie inside the region (a removed line: where it stood).
     head, body, at, gap = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@"), [], 0, False
     for line in out[2:]:

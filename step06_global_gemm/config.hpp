@@ -14,6 +14,7 @@
 
 #include "tut/mask.hpp"
 #include "tut/problem.hpp"
+#include "tut/row_copy.hpp"
 
 namespace step06 {
 
@@ -54,17 +55,12 @@ static_assert(tut::zero_fills_v<CopyOp>, "the chunks past the ragged edge must b
 /// \brief The TiledCopy of one (BLK_MN,BLK_K) k-tile of A or B, K-major in gmem and smem: each thread
 /// copies one 16-byte chunk (8 halves along k) per instruction, and BLK_K/8 threads side by side copy a
 /// whole row of the k-tile (k fastest), so a warp copies 32/(BLK_K/8) whole rows, each as one
-/// BLK_K·2-byte run of gmem: coalesced. The threads then repeat down the tile.
+/// BLK_K·2-byte run of gmem: coalesced. The threads then repeat down the tile. tut/row_copy.hpp lays
+/// out these threads and values, for the later steps' copies by rows too.
 /// (\p Op: CopyOp; --bug no_zero_fill launches the plain cp.async.)
-template <int BLK_K, int THREADS>
-using CopyThrLayout = Layout<Shape<Int<THREADS * kChunk / BLK_K>, Int<BLK_K / kChunk>>,  // (mn,k) -> thr_idx
-                             Stride<Int<BLK_K / kChunk>, _1>>;
-/// \brief One copy's values: 8 halves along k. (mn,k) -> val_idx
-using CopyValLayout = Layout<Shape<_1, Int<kChunk>>>;
-/// \brief The TiledCopy itself: cp.async (\p Op) over those threads and values.
 template <int BLK_K, int THREADS, class Op = CopyOp>
 CUTE_HOST_DEVICE auto make_tiled_copy_cp_async() {
-  return make_tiled_copy(Copy_Atom<Op, ElementAB>{}, CopyThrLayout<BLK_K, THREADS>{}, CopyValLayout{});
+  return tut::make_row_tiled_copy<Op, ElementAB, BLK_K, THREADS>();
 }
 //! [tiled_copy]
 

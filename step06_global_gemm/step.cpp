@@ -41,7 +41,8 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "config", name_of<Cfg>(), "--variant: swizzled or unswizzled smem");
   tut::print_mma_sync_atom<Cfg>(os, "tile " + tut::mma_tile(mma) + ", as step05's warps2x2");
   static_assert(std::is_same_v<CopyOp, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>>, "the name printed below");
-  tut::print_tiled_copy_lines<CopyThrLayout<size<2>(typename Cfg::CtaTiler{}), Cfg::kThreads>, CopyValLayout>(
+  using CopyThr = tut::RowThrLayout<ElementAB, size<2>(typename Cfg::CtaTiler{}), Cfg::kThreads>;
+  tut::print_tiled_copy_lines<CopyThr, tut::RowValLayout<ElementAB>>(
       os, "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>", tut::row_major_thread_at(bk / kChunk),
       "8 halves along k, 16 bytes, one cp.async",
       std::string(tut::zero_fills_v<CopyOp> ? "zero-fills masked chunks; " : "skips masked chunks; ") + "A and B alike");

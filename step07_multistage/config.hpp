@@ -1,5 +1,5 @@
 /// \file step07_multistage/config.hpp
-/// \brief Step 07's one source of truth: step 06's problem layouts, and a Config holding the CTA tiler,
+/// \brief Step 07's one source of truth: the problem layouts, and a Config holding the CTA tiler,
 /// the staged K-major smem layouts, the cp.async, ldmatrix and epilogue TiledCopys, the TiledMMA and the
 /// pipeline's stage counters.
 ///
@@ -14,6 +14,7 @@
 
 #include "tut/mask.hpp"
 #include "tut/problem.hpp"
+#include "tut/row_copy.hpp"
 
 namespace step07 {
 
@@ -54,32 +55,11 @@ using CopyOpS2G = UniversalCopy<uint128_t>;
 //! [atoms]
 
 //! [tiled_copy]
-/// \brief The cp.async threads over a k-tile: BLK_K/8 side by side along a row, then down the tile.
-template <int BLK_K, int THREADS>
-using CopyThrLayout = Layout<Shape<Int<THREADS * kChunk / BLK_K>, Int<BLK_K / kChunk>>,  // (mn,k) -> thr_idx
-                             Stride<Int<BLK_K / kChunk>, _1>>;
-/// \brief One copy's values: 8 halves along k. (mn,k) -> val_idx
-using CopyValLayout = Layout<Shape<_1, Int<kChunk>>>;
-/// \brief Step 06's cp.async TiledCopy: BLK_K/8 threads side by side copy one row of a k-tile in 16-byte
-/// chunks (k fastest), then the threads repeat down the tile.
-template <int BLK_K, int THREADS>
-CUTE_HOST_DEVICE auto make_tiled_copy_cp_async() {
-  return make_tiled_copy(Copy_Atom<CopyOpG2S, ElementAB>{}, CopyThrLayout<BLK_K, THREADS>{}, CopyValLayout{});
-}
-
-/// \brief The epilogue's threads over the C tile: BLK_N/4 side by side along a row, then down the rows.
-template <int BLK_N, int THREADS>
-using EpilogueThrLayout = Layout<Shape<Int<THREADS * kChunkC / BLK_N>, Int<BLK_N / kChunkC>>,  // (m,n) -> thr_idx
-                                 Stride<Int<BLK_N / kChunkC>, _1>>;
-/// \brief One store's values: 4 floats along n. (m,n) -> val_idx
-using EpilogueValLayout = Layout<Shape<_1, Int<kChunkC>>>;
-/// \brief The epilogue's TiledCopy of the (BLK_M,BLK_N) C tile, smem -> gmem: BLK_N/4 threads side by side
-/// store one row of the tile in 16-byte chunks (n fastest), so a warp writes whole rows of C: 512
-/// contiguous bytes per 128 columns.
-template <int BLK_N, int THREADS>
-CUTE_HOST_DEVICE auto make_tiled_copy_epilogue() {
-  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{}, EpilogueThrLayout<BLK_N, THREADS>{}, EpilogueValLayout{});
-}
+/// \brief The copies by rows, 16 bytes per thread and instruction (tut/row_copy.hpp):
+/// - step 06's cp.async of a k-tile: BLK_K/8 threads side by side along a row of it (k fastest);
+/// - the epilogue's stores of the C tile: BLK_N/4 threads side by side along a row of it (n fastest), so
+///   a warp writes whole rows of C: 512 contiguous bytes per 128 columns.
+using tut::make_row_tiled_copy;
 //! [tiled_copy]
 
 //! [smem_layouts]
@@ -124,12 +104,19 @@ struct SharedStorage {
 //! [shared_storage]
 
 //! [pipe_state]
-/// \brief The pipeline's two stage counters, as the kernel advances them (and the printout replays
-/// them): the stage the math reads next and the stage cp.async fills next, each going round the ring.
+/// \brief How many k-tiles ahead of the math cp.async runs: STAGES-1, every stage but the one the math
+/// reads. The stage it refills is the one read last, which the barrier ending that k-tile freed.
+template <int STAGES>
+CUTE_HOST_DEVICE constexpr int copies_ahead() {
+  return STAGES - 1;
+}
+
+/// \brief The pipeline's stage counters, as the kernel advances them (and the printout replays them):
+/// the stage the math reads next and the stage the copies fill next, each going round the ring.
 template <int STAGES>
 struct PipeState {
-  int read = 0;            ///< the stage ldmatrix reads: the oldest k-tile in smem
-  int write = STAGES - 1;  ///< the stage the next cp.async k-tile lands in: the one read last
+  int read = 0;                        ///< the stage the math reads: the oldest k-tile in smem
+  int write = copies_ahead<STAGES>();  ///< the stage the next k-tile's copies land in
   /// \brief The next stage round the ring.
   CUTE_HOST_DEVICE static int next(int stage) { return stage + 1 == STAGES ? 0 : stage + 1; }
   /// \brief The math moves on to the next k-tile.
@@ -139,11 +126,11 @@ struct PipeState {
 };
 
 /// \brief How many cp.async groups a thread leaves in flight when it waits for the next k-tile:
-/// STAGES-2, the fills still on their way into the other stages. The kernel's cp_async_wait, the host
-/// replay (tut::pipe_schedule) and the tests all take it from here.
+/// copies_ahead-1, the fills still on their way into the other stages. The kernel's cp_async_wait, the
+/// host replay (tut::pipe_schedule) and the tests all take it from here.
 template <int STAGES>
 CUTE_HOST_DEVICE constexpr int groups_in_flight() {
-  return STAGES - 2;
+  return copies_ahead<STAGES>() - 1;
 }
 //! [pipe_state]
 
@@ -162,7 +149,7 @@ enum class Bug : int {
 /// \brief One configuration of the step-07 kernel: every size and layout static.
 /// \tparam BLK_M, BLK_N, BLK_K  the CTA tile: each CTA computes BLK_M×BLK_N of C, BLK_K k at a time
 /// \tparam WARPS_M, WARPS_N     the warps: each owns a (BLK_M/WARPS_M)×(BLK_N/WARPS_N) piece of C
-/// \tparam STAGES               k-tiles in smem at once: STAGES-1 in flight while the math reads one
+/// \tparam STAGES               k-tiles in smem at once
 template <int BLK_M, int BLK_N, int BLK_K, int WARPS_M, int WARPS_N, int STAGES>
 struct Config {
   /// \brief The CTA tiler (BLK_M, BLK_N, BLK_K).
@@ -193,16 +180,16 @@ struct Config {
   static constexpr int kStageBytes = (BLK_M + BLK_N) * BLK_K * int(sizeof(ElementAB));
 
   /// \brief gmem -> smem copy partition of one k-tile of A (cp.async, 16 bytes per thread and instruction).
-  using TiledCopyA = decltype(make_tiled_copy_cp_async<BLK_K, kThreads>());
+  using TiledCopyA = decltype(make_row_tiled_copy<CopyOpG2S, ElementAB, BLK_K, kThreads>());
   /// \brief The same for B.
-  using TiledCopyB = decltype(make_tiled_copy_cp_async<BLK_K, kThreads>());
+  using TiledCopyB = decltype(make_row_tiled_copy<CopyOpG2S, ElementAB, BLK_K, kThreads>());
   /// \brief smem -> registers for A: ldmatrix.x4, its threads and values retiled to the TiledMMA's A
   /// partition, so the registers it fills are exactly partition_fragment_A's.
   using S2RCopyA = decltype(make_tiled_copy_A(Copy_Atom<CopyOpS2R, ElementAB>{}, TiledMma{}));
   /// \brief The same for B.
   using S2RCopyB = decltype(make_tiled_copy_B(Copy_Atom<CopyOpS2R, ElementAB>{}, TiledMma{}));
   /// \brief smem -> gmem for the epilogue's C tile: 128-bit stores, whole rows per warp.
-  using TiledCopyC = decltype(make_tiled_copy_epilogue<BLK_N, kThreads>());
+  using TiledCopyC = decltype(make_row_tiled_copy<CopyOpS2G, ElementC, BLK_N, kThreads>());
 
   // What the comments above state.
   static_assert(int(size(TiledMma{})) == kThreads, "32 threads per warp");

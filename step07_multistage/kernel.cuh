@@ -19,9 +19,10 @@ using namespace cute;
 /// pipeline. Any M, N >= 1: elements outside the problem are zero-filled on load and skipped on store.
 /// K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
-/// only the run knows (tut::CpAsyncParams): A, B and C and their layouts, and p.c_aligned: C's rows start
-/// 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it
-/// stores the same partition one float at a time.
+/// only the run knows (tut::CpAsyncParams):
+/// - A, B and C and their layouts;
+/// - p.c_aligned: C's rows start 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores
+///   128 bits at a time; otherwise it stores the same partition one float at a time.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class Cfg, class Params>
 __global__ static __launch_bounds__(Cfg::kThreads)
@@ -30,8 +31,8 @@ void gemm_kernel(Params const p)
   //! [params]
   // ---- The configuration and the run ---------------------------------------------------------------
   // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
-  // (tut::CpAsyncParams, made by the launch; by value, kernel_params.hpp says why). Here they take the
-  // names the kernel uses.
+  // (made by the launch; tut/kernel_params.hpp says what it holds and how it is passed). Here they take
+  // the names the kernel uses.
   using TiledMma = typename Cfg::TiledMma;                  // the warps' mma.sync
   using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
   using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
@@ -65,8 +66,8 @@ void gemm_kernel(Params const p)
   CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
   // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C tile: (BLK_M,BLK_N), static.
   static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
-  // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,16),(64,1),(1,3)),
-  // config.hpp asserts it; product_each flattens that to (128,64,3).)
+  // (tile_to_shape nests the modes it repeats the atom along, as the default's sB shape that config.hpp
+  // asserts shows; product_each flattens them to (BLK_MN,BLK_K,STAGES).)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sA_layout))) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
@@ -97,6 +98,7 @@ void gemm_kernel(Params const p)
   Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
   Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
+  constexpr int STAGES = size<2>(SmemLayoutA{});
   //! [smem]
 
   //! [copy_partition]
@@ -115,11 +117,49 @@ void gemm_kernel(Params const p)
   CUTE_STATIC_ASSERT_V(size<1>(tBgB) == size<1>(tBsB) && size<2>(tBgB) == size<2>(tBsB));  // CPY_N,CPY_K
   //! [copy_partition]
 
+  //! [predicates]
+  // ---- Predicates: which of this thread's elements lie inside the problem ---------------------------
+  // Step 06's masks for the cp.async chunks. C's mask is now made for the epilogue's copy partition.
+  Tensor mcA = make_identity_tensor(shape(mA));             // (M,K) -> (m,k)
+  Tensor mcB = make_identity_tensor(shape(mB));             // (N,K) -> (n,k)
+  Tensor cA = local_tile(mcA, cta_tiler, cta_coord, Step<_1, X,_1>{});  // (BLK_M,BLK_K,k) -> (m,k)
+  Tensor cB = local_tile(mcB, cta_tiler, cta_coord, Step< X,_1,_1>{});  // (BLK_N,BLK_K,k) -> (n,k)
+  Tensor tAcA = thr_copy_a.partition_S(cA);                 // (CPY,CPY_M,CPY_K,k) -> (m,k)
+  Tensor tBcB = thr_copy_b.partition_S(cB);                 // (CPY,CPY_N,CPY_K,k) -> (n,k)
+  Tensor tApA = tut::make_mask(tAcA, shape(mA));            // (CPY,CPY_M,CPY_K,k) -> m<M && k<K
+  Tensor tBpB = tut::make_mask(tBcB, shape(mB));            // (CPY,CPY_N,CPY_K,k) -> n<N && k<K
+  //! [predicates]
+
+  //! [prologue]
+  // ---- Prologue: fill the first copies_ahead stages ---------------------------------------------------
+  // TUTORIAL: for s in 0 .. AHEAD-1: cp.async k-tile s -> stage s; close the copies into group s.
+  // A group is committed even when there is no k-tile left to copy (fewer than AHEAD k-tiles): the waits
+  // below count groups, so every iteration must commit exactly one.
+  auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
+  constexpr int AHEAD = copies_ahead<STAGES>();             // STAGES-1: every stage but the one read
+  int k_tile_next = 0;                                      // the next k-tile to copy
+  CUTE_UNROLL
+  for (int stage = 0; stage < AHEAD; ++stage) {
+    if (k_tile_next < K_TILE_MAX) {
+      copy_if(copy_a, tApA(_,_,_,k_tile_next), tAgA(_,_,_,k_tile_next), tAsA(_,_,_,stage));
+      copy_if(copy_b, tBpB(_,_,_,k_tile_next), tBgB(_,_,_,k_tile_next), tBsB(_,_,_,stage));
+    }
+    cp_async_fence();
+    ++k_tile_next;
+  }
+  PipeState<STAGES> pipe;                                   // read = 0, write = AHEAD
+
+  // Wait until at most AHEAD-1 groups are in flight: the oldest, k-tile 0, has landed. The barrier
+  // makes every thread's chunks of it visible to every warp.
+  cp_async_wait<groups_in_flight<STAGES>()>();
+  __syncthreads();
+  //! [prologue]
+
   //! [partition]
   // ---- Math partition: what this thread owns --------------------------------------------------------
   ThrMMA thr_mma = mma.get_slice(threadIdx.x);
   Tensor tCgC = thr_mma.partition_C(gC);                    // (MMA,MMA_M,MMA_N)
-  Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N)
+  Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N) fp32 accumulators
   // Registers for two k-blocks (16 k each) of A and B: ldmatrix fills one while the tensor cores read the
   // other. The fragments of a (BLK_MN, 2·16) slice of a stage have exactly that shape.
   auto two_k_blocks_a = make_tile(size<0>(sA), Int<2>{} * tile_size<2>(mma));  // (BLK_M,32)
@@ -151,59 +191,21 @@ void gemm_kernel(Params const p)
   Tensor tXrB = s2r_thr_copy_b.retile_D(tCrB);              // (CPY,CPY_N,2)
 
   CUTE_STATIC_ASSERT_V(size<1>(tXsA) == size<1>(tXrA) && size<1>(tXsB) == size<1>(tXrB));  // CPY_M, CPY_N
-  //! [ldmatrix_partition]
-
-  //! [predicates]
-  // ---- Predicates: which of this thread's elements lie inside the problem ---------------------------
-  // Step 06's masks for the cp.async chunks. C's mask is now made for the epilogue's copy partition.
-  Tensor mcA = make_identity_tensor(shape(mA));             // (M,K) -> (m,k)
-  Tensor mcB = make_identity_tensor(shape(mB));             // (N,K) -> (n,k)
-  Tensor cA = local_tile(mcA, cta_tiler, cta_coord, Step<_1, X,_1>{});  // (BLK_M,BLK_K,k) -> (m,k)
-  Tensor cB = local_tile(mcB, cta_tiler, cta_coord, Step< X,_1,_1>{});  // (BLK_N,BLK_K,k) -> (n,k)
-  Tensor tAcA = thr_copy_a.partition_S(cA);                 // (CPY,CPY_M,CPY_K,k) -> (m,k)
-  Tensor tBcB = thr_copy_b.partition_S(cB);                 // (CPY,CPY_N,CPY_K,k) -> (n,k)
-  Tensor tApA = tut::make_mask(tAcA, shape(mA));            // (CPY,CPY_M,CPY_K,k) -> m<M && k<K
-  Tensor tBpB = tut::make_mask(tBcB, shape(mB));            // (CPY,CPY_N,CPY_K,k) -> n<N && k<K
-  //! [predicates]
-
-  //! [prologue]
-  // ---- Prologue: fill all stages but one -------------------------------------------------------------
-  // TUTORIAL: for s in 0 .. STAGES-2: cp.async k-tile s -> stage s; close the copies into group s.
-  // A group is committed even when there is no k-tile left to copy (fewer than STAGES-1 k-tiles): the waits
-  // below count groups, so every iteration must commit exactly one.
-  auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
-  constexpr int STAGES = size<2>(SmemLayoutA{});
-  int k_tile_next = 0;                                      // the next k-tile to copy
-  CUTE_UNROLL
-  for (int stage = 0; stage < STAGES - 1; ++stage) {
-    if (k_tile_next < K_TILE_MAX) {
-      copy_if(copy_a, tApA(_,_,_,k_tile_next), tAgA(_,_,_,k_tile_next), tAsA(_,_,_,stage));
-      copy_if(copy_b, tBpB(_,_,_,k_tile_next), tBgB(_,_,_,k_tile_next), tBsB(_,_,_,stage));
-    }
-    cp_async_fence();
-    ++k_tile_next;
-  }
-  PipeState<STAGES> pipe;                                   // read = 0, write = STAGES-1
-
-  // Wait until at most STAGES-2 groups are in flight: the oldest, k-tile 0, has landed. The barrier
-  // makes every thread's chunks of it visible to every warp.
-  cp_async_wait<groups_in_flight<STAGES>()>();
-  __syncthreads();
   // Register pipeline: load k-block 0 of the first k-tile before the loop.
   constexpr int K_BLOCK_MAX = size<2>(tXsA);                // BLK_K/16 k-blocks per k-tile
   copy(s2r_copy_a, tXsA(_,_,0,pipe.read), tXrA(_,_,0));
   copy(s2r_copy_b, tXsB(_,_,0,pipe.read), tXrB(_,_,0));
-  //! [prologue]
+  //! [ldmatrix_partition]
 
   //! [mainloop]
   // ---- Mainloop: one k-tile per iteration, one barrier per k-tile ----------------------------------
   // TUTORIAL: for each k_tile:
   //   for each k-block kb of the k-tile (16 k):
-  //     if kb is the last: wait for k-tile k_tile+1 (cp_async_wait<STAGES-2>), barrier, move read on;
+  //     if kb is the last: wait for k-tile k_tile+1 (cp_async_wait<AHEAD-1>), barrier, move read on;
   //     ldmatrix k-block kb+1 (of this k-tile, or k-block 0 of the next) into the other registers;
-  //     if kb is the first: cp.async k-tile k_tile+STAGES-1 into stage `write`, commit, move write on;
+  //     if kb is the first: cp.async k-tile k_tile+AHEAD into stage `write`, commit, move write on;
   //     mma.sync over k-block kb's registers.
-  // The cp.async of k-tile k_tile+STAGES-1 overwrites the stage k-tile k_tile-1 was read from. Every
+  // The cp.async of k-tile k_tile+AHEAD overwrites the stage k-tile k_tile-1 was read from. Every
   // warp finished reading it before the barrier it passed at the end of iteration k_tile-1, so that
   // barrier also guards this write (write after read) — one barrier per k-tile does both jobs.
   for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
@@ -225,7 +227,7 @@ void gemm_kernel(Params const p)
       copy(s2r_copy_a, tXsA(_,_,k_block_next,pipe.read), tXrA(_,_,(k_block + 1) % 2));
       copy(s2r_copy_b, tXsB(_,_,k_block_next,pipe.read), tXrB(_,_,(k_block + 1) % 2));
       if (k_block == 0) {
-        // gmem -> smem, STAGES-1 k-tiles ahead of the math.
+        // gmem -> smem, AHEAD k-tiles ahead of the math.
         if (k_tile_next < K_TILE_MAX) {
           copy_if(copy_a, tApA(_,_,_,k_tile_next), tAgA(_,_,_,k_tile_next), tAsA(_,_,_,pipe.write));
           copy_if(copy_b, tBpB(_,_,_,k_tile_next), tBgB(_,_,_,k_tile_next), tBsB(_,_,_,pipe.write));

@@ -23,7 +23,7 @@ template <class Cfg>
 void pipeline_pictures(tut::Options const& o, std::string const& dir) {
   constexpr int S = Cfg::kStages;
   int const k_tiles = int(ceil_div(o.problem.k, std::int64_t(size<2>(typename Cfg::CtaTiler{}))));
-  auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {S - 1, groups_in_flight<S>()});
+  auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {copies_ahead<S>(), groups_in_flight<S>()});
   tut::StageTimeline const ring = tut::stage_timeline(
       schedule, S, 0, true, {"cp.async", "cp.async in flight (or landed), not yet read", "the math reads the stage"},
       [](tut::PipeStep const& p) {

@@ -38,11 +38,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_item(os, "stages", str(S), "k-tiles in the smem ring");
   tut::print_mma_sync_atom<Cfg>(os, "permutation (" + tut::mma_tile(mma, ",") + "): two 8-column atoms per warp");
   static_assert(std::is_same_v<CopyOpG2S, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>>, "the name printed below");
-  tut::print_tiled_copy<CopyThrLayout<size<2>(typename Cfg::CtaTiler{}), Cfg::kThreads>, CopyValLayout>(
+  tut::print_row_copy<ElementAB, size<2>(typename Cfg::CtaTiler{}), Cfg::kThreads>(
       os, "TiledCopy", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>", "gmem -> smem, as step06, zero-fill");
   static_assert(std::is_same_v<CopyOpS2R, SM75_U32x4_LDSM_N>, "the name printed below");
   print_item(os, "ldmatrix", "SM75_U32x4_LDSM_N, make_tiled_copy_A/_B(atom, mma)", "smem -> registers, 4 8x8 matrices");
-  tut::print_tiled_copy<EpilogueThrLayout<size<1>(typename Cfg::CtaTiler{}), Cfg::kThreads>, EpilogueValLayout>(
+  tut::print_row_copy<ElementC, size<1>(typename Cfg::CtaTiler{}), Cfg::kThreads>(
       os, "epilogue", "UniversalCopy<uint128_t>", "smem -> gmem, 16 bytes per store");
   tut::print_chunk_sizes(os, kChunk);
 

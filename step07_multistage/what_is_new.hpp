@@ -63,7 +63,7 @@ void print_ldmatrix_map(std::ostream& os, tut::HostSmem<Cfg> const& smem, int wa
 template <class Cfg>
 void print_timeline(std::ostream& os, int k_tiles) {
   constexpr int S = Cfg::kStages;
-  auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {S - 1, groups_in_flight<S>()});
+  auto const schedule = tut::pipe_schedule<PipeState<S>>(k_tiles, S, {copies_ahead<S>(), groups_in_flight<S>()});
   int const shown = std::min<int>(int(schedule.size()), S - 1 + 6);
   std::vector<std::vector<std::string>> rows;
   for (int i = 0; i < shown; ++i) {

@@ -1,5 +1,5 @@
 /// \file step08_wgmma/config.hpp
-/// \brief Step 08's one source of truth: step 07's problem layouts, and a Config holding the CTA tiler,
+/// \brief Step 08's one source of truth: the problem layouts, and a Config holding the CTA tiler,
 /// the staged smem layouts in GMMA's swizzle atom, the cp.async and epilogue TiledCopys, the warpgroup
 /// TiledMMA and the pipeline's stage counters.
 ///
@@ -14,6 +14,7 @@
 
 #include "tut/mask.hpp"
 #include "tut/problem.hpp"
+#include "tut/row_copy.hpp"
 
 namespace step08 {
 
@@ -54,32 +55,11 @@ using CopyOpS2G = UniversalCopy<uint128_t>;
 //! [atoms]
 
 //! [tiled_copy]
-/// \brief The cp.async threads over a k-tile: BLK_K/8 side by side along a row, then down the tile.
-template <int BLK_K, int THREADS>
-using CopyThrLayout = Layout<Shape<Int<THREADS * kChunk / BLK_K>, Int<BLK_K / kChunk>>,  // (mn,k) -> thr_idx
-                             Stride<Int<BLK_K / kChunk>, _1>>;
-/// \brief One copy's values: 8 halves along k. (mn,k) -> val_idx
-using CopyValLayout = Layout<Shape<_1, Int<kChunk>>>;
-/// \brief Step 06's cp.async TiledCopy: BLK_K/8 threads side by side copy one row of a k-tile in 16-byte
-/// chunks (k fastest), then the threads repeat down the tile.
-template <int BLK_K, int THREADS>
-CUTE_HOST_DEVICE auto make_tiled_copy_cp_async() {
-  return make_tiled_copy(Copy_Atom<CopyOpG2S, ElementAB>{}, CopyThrLayout<BLK_K, THREADS>{}, CopyValLayout{});
-}
-
-/// \brief The epilogue's threads over the C tile: BLK_N/4 side by side along a row, then down the rows.
-template <int BLK_N, int THREADS>
-using EpilogueThrLayout = Layout<Shape<Int<THREADS * kChunkC / BLK_N>, Int<BLK_N / kChunkC>>,  // (m,n) -> thr_idx
-                                 Stride<Int<BLK_N / kChunkC>, _1>>;
-/// \brief One store's values: 4 floats along n. (m,n) -> val_idx
-using EpilogueValLayout = Layout<Shape<_1, Int<kChunkC>>>;
-/// \brief The epilogue's TiledCopy of the (BLK_M,BLK_N) C tile, smem -> gmem: BLK_N/4 threads side by side
-/// store one row of the tile in 16-byte chunks (n fastest), so a warp writes whole rows of C: 512
-/// contiguous bytes per 128 columns.
-template <int BLK_N, int THREADS>
-CUTE_HOST_DEVICE auto make_tiled_copy_epilogue() {
-  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{}, EpilogueThrLayout<BLK_N, THREADS>{}, EpilogueValLayout{});
-}
+/// \brief The copies by rows, 16 bytes per thread and instruction (tut/row_copy.hpp):
+/// - step 06's cp.async of a k-tile: BLK_K/8 threads side by side along a row of it (k fastest);
+/// - the epilogue's stores of the C tile: BLK_N/4 threads side by side along a row of it (n fastest), so
+///   a warp writes whole rows of C: 512 contiguous bytes per 128 columns.
+using tut::make_row_tiled_copy;
 //! [tiled_copy]
 
 //! [smem_layouts]
@@ -95,10 +75,14 @@ using SmemAtomAB = GMMA::Layout_K_SW128_Atom<ElementAB>;
 template <int BLK_MN, int BLK_K, int STAGES>
 using SmemStaged = decltype(tile_to_shape(SmemAtomAB{}, Shape<Int<BLK_MN>, Int<BLK_K>, Int<STAGES>>{}));
 
-/// \brief The epilogue's C tile in smem, step 07's: row-major in atoms of 8 rows × 32 floats, swizzled
-/// (index bits 3..4 XORed with bits 5..6). A warp's part of wgmma's accumulators is mma.sync's C fragment
-/// repeated along N, so step 07's reasoning holds unchanged: each 16-lane phase of a 64-bit store covers
-/// all 32 banks once, and the 128-bit loads of whole rows stay conflict-free. (m,n) -> smem_idx
+/// \brief The epilogue's C tile in smem, row-major in atoms of 8 rows × 32 floats (one 128-byte bank row
+/// each), swizzled: index bits 3..4 (which pair of 16-byte chunks) are XORed with bits 5..6 (the row's
+/// lowest two bits). The MMA's 64-bit stores run in two phases of 16 lanes, rows g..g+3 at n = 2·(lane%4)
+/// of one 32-byte piece: the swizzle moves row g's piece to chunks 2g, 2g+1, so each phase covers all 32
+/// banks once. The epilogue's 128-bit loads (8 chunks of one row per phase) stay conflict-free: within a
+/// row the XOR is a permutation of its chunks. Swizzle<3,2,3>, which XORs the chunk with the whole row,
+/// puts rows g and g^1 in the same banks: measured 2 extra wavefronts per store. (m,n) -> smem_idx
+/// A warp's part of wgmma's accumulators is mma.sync's C fragment repeated along N: the same stores.
 using SmemAtomC = decltype(composition(Swizzle<2, 3, 2>{}, Layout<Shape<_8, _32>, Stride<_32, _1>>{}));
 /// \brief The whole BLK_M×BLK_N C tile in smem. (m,n) -> smem_idx
 template <int BLK_M, int BLK_N>
@@ -129,7 +113,7 @@ struct SharedStorage {
 /// is issued; measured on an H100 (the page's table), that is no faster than step 07.
 inline constexpr int kWgmmaInFlight = 1;
 
-/// \brief How many k-tiles ahead of the math cp.async runs: STAGES-1-kWgmmaInFlight. Step 07 ran STAGES-1
+/// \brief How many k-tiles ahead of the math the copies run: STAGES-1-kWgmmaInFlight. Step 07 ran STAGES-1
 /// ahead, refilling the stage it had just read; here the last kWgmmaInFlight stages read may still be
 /// under a running wgmma, so they are not refilled yet.
 template <int STAGES>
@@ -137,12 +121,12 @@ CUTE_HOST_DEVICE constexpr int copies_ahead() {
   return STAGES - 1 - kWgmmaInFlight;
 }
 
-/// \brief The pipeline's two stage counters, as the kernel advances them (and the printout replays
-/// them): the stage the math reads next and the stage cp.async fills next, each going round the ring.
+/// \brief The pipeline's stage counters, as the kernel advances them (and the printout replays them):
+/// the stage the math reads next and the stage the copies fill next, each going round the ring.
 template <int STAGES>
 struct PipeState {
-  int read = 0;                        ///< the stage wgmma reads: the oldest k-tile in smem
-  int write = copies_ahead<STAGES>();  ///< the stage the next cp.async k-tile lands in
+  int read = 0;                        ///< the stage the math reads: the oldest k-tile in smem
+  int write = copies_ahead<STAGES>();  ///< the stage the next k-tile's copies land in
   /// \brief The next stage round the ring.
   CUTE_HOST_DEVICE static int next(int stage) { return stage + 1 == STAGES ? 0 : stage + 1; }
   /// \brief The math moves on to the next k-tile.
@@ -203,11 +187,11 @@ struct Config {
   static constexpr int kStageBytes = (BLK_M + BLK_N) * BLK_K * int(sizeof(ElementAB));
 
   /// \brief gmem -> smem copy partition of one k-tile of A (cp.async, 16 bytes per thread and instruction).
-  using TiledCopyA = decltype(make_tiled_copy_cp_async<BLK_K, kThreads>());
+  using TiledCopyA = decltype(make_row_tiled_copy<CopyOpG2S, ElementAB, BLK_K, kThreads>());
   /// \brief The same for B.
-  using TiledCopyB = decltype(make_tiled_copy_cp_async<BLK_K, kThreads>());
+  using TiledCopyB = decltype(make_row_tiled_copy<CopyOpG2S, ElementAB, BLK_K, kThreads>());
   /// \brief smem -> gmem for the epilogue's C tile: 128-bit stores, whole rows per warp.
-  using TiledCopyC = decltype(make_tiled_copy_epilogue<BLK_N, kThreads>());
+  using TiledCopyC = decltype(make_row_tiled_copy<CopyOpS2G, ElementC, BLK_N, kThreads>());
 
   // What the comments above state.
   static_assert(int(size(TiledMma{})) == kThreads, "128 threads per warpgroup");

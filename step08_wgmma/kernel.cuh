@@ -23,9 +23,10 @@ using namespace cute;
 /// STAGES-deep cp.async pipeline. Any M, N >= 1: elements outside the problem are zero-filled on load and skipped on store.
 /// K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
-/// only the run knows (tut::CpAsyncParams): A, B and C and their layouts, and p.c_aligned: C's rows start
-/// 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time; otherwise it
-/// stores the same partition one float at a time.
+/// only the run knows (tut::CpAsyncParams):
+/// - A, B and C and their layouts;
+/// - p.c_aligned: C's rows start 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores
+///   128 bits at a time; otherwise it stores the same partition one float at a time.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class Cfg, class Params>
 __global__ static __launch_bounds__(Cfg::kThreads, 1)
@@ -34,8 +35,8 @@ void gemm_kernel(Params const p)
   //! [params]
   // ---- The configuration and the run ---------------------------------------------------------------
   // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
-  // (tut::CpAsyncParams, made by the launch; by value, kernel_params.hpp says why). Here they take the
-  // names the kernel uses.
+  // (made by the launch; tut/kernel_params.hpp says what it holds and how it is passed). Here they take
+  // the names the kernel uses.
   using TiledMma = typename Cfg::TiledMma;                  // the warpgroups' wgmma
   using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
   using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
@@ -67,8 +68,8 @@ void gemm_kernel(Params const p)
   CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
   // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C tile: (BLK_M,BLK_N), static.
   static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
-  // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,32),(64,1),(1,4)),
-  // config.hpp asserts it; product_each flattens that to (256,64,4).)
+  // (tile_to_shape nests the modes it repeats the atom along, as the default's sB shape that config.hpp
+  // asserts shows; product_each flattens them to (BLK_MN,BLK_K,STAGES).)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sA_layout))) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
@@ -99,6 +100,7 @@ void gemm_kernel(Params const p)
   Smem& smem = *reinterpret_cast<Smem*>(shared_memory);
   Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
+  constexpr int STAGES = size<2>(SmemLayoutA{});
   //! [smem]
 
   //! [copy_partition]
@@ -136,7 +138,6 @@ void gemm_kernel(Params const p)
   // A group is committed even when there is no k-tile left to copy (fewer than AHEAD k-tiles): the waits
   // below count groups, so every iteration must commit exactly one.
   auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
-  constexpr int STAGES = size<2>(SmemLayoutA{});
   constexpr int AHEAD = [] {
     if constexpr (BUG == Bug::copies_one_too_far) return STAGES - 1;  //~bug copies_one_too_far: step 07's
     return copies_ahead<STAGES>();                          // STAGES-2: one batch still reads
@@ -177,11 +178,12 @@ void gemm_kernel(Params const p)
   //   wait for k-tile k_tile (cp_async_wait<AHEAD-1>), fence it for wgmma, barrier;
   //   cp.async k-tile k_tile+AHEAD into stage `write`, commit, move write on;
   //   issue the k-tile's MMA_K wgmmas as one batch; wait until only that batch is still running.
-  // The cp.async of k-tile k_tile+AHEAD overwrites the stage k-tile k_tile-2 was read from. Every
+  // The copies of k-tile k_tile+AHEAD overwrite the stage k-tile k_tile-2 was read from. Every
   // warpgroup waited for that batch (warpgroup_wait<1> at the end of iteration k_tile-1) before the
   // barrier it passed at the top of this iteration, so that barrier also guards this write (write after
-  // read). Step 07 refilled the stage read one k-tile earlier; here that stage may still be under the
-  // batch left running, so the copies run one k-tile less ahead.
+  // read).
+  // Step 07 refilled the stage read one k-tile earlier; here that stage may still be under the batch left
+  // running, so the copies run one k-tile less ahead.
   for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
     cp_async_wait<AHEAD - 1>();                             // this thread's chunks of k_tile have landed
     // cp.async wrote the stage through the generic proxy; wgmma reads smem through the async proxy.
@@ -197,11 +199,11 @@ void gemm_kernel(Params const p)
     cp_async_fence();
     ++k_tile_next;
     pipe.advance_write();
-    // The math on k-tile k_tile, while the copies above are in flight: MMA_K wgmmas (16 k each), issued
-    // by the whole warpgroup, asynchronous until waited for.
+    // The math on k-tile k_tile, while the copies above are in flight: MMA_M·MMA_K wgmmas (64 rows
+    // and 16 k each), issued by the whole warpgroup, asynchronous until waited for.
     warpgroup_fence_operand(tCrC);                          // the compiler keeps tCrC in place around them
     warpgroup_arrive();                                     // the accumulators' registers are ready for wgmma
-    gemm(mma, tCrA(_,_,_,pipe.read), tCrB(_,_,_,pipe.read), tCrC);  // MMA_K wgmma.mma_async per warpgroup
+    gemm(mma, tCrA(_,_,_,pipe.read), tCrB(_,_,_,pipe.read), tCrC);  // MMA_M·MMA_K wgmma.mma_async
     warpgroup_commit_batch();                               // close them into one batch
     warpgroup_wait<kWgmmaInFlight>();                       // all but the batch just issued are done
     warpgroup_fence_operand(tCrC);

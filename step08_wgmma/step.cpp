@@ -34,54 +34,11 @@ using tut::str;
 
 template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {
-  int const T = int(o.thread);
-  constexpr int S = Cfg::kStages;
-  typename Cfg::CtaTiler cta_tiler;
-  typename Cfg::TiledMma mma;
-  typename Cfg::TiledCopyA copy_a;
-  typename Cfg::TiledCopyB copy_b;
-  typename Cfg::TiledCopyC copy_c;
-  int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler);
-  int const wg_rows = bm / Cfg::kWarpgroups;
-
   static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
-  auto const traced = tut::print_warpgroups_head<Cfg>(os, o, "each copies and computes, as step07's warps did");
   static_assert(std::is_same_v<CopyOpG2S, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>>, "the name printed below");
-  tut::print_tiled_copy<CopyThrLayout<size<2>(typename Cfg::CtaTiler{}), Cfg::kThreads>, CopyValLayout>(
-      os, "TiledCopy", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>",
-      std::string("gmem -> smem, as step07") + (tut::zero_fills_v<CopyOpG2S> ? ", zero-fill" : ", no zero-fill"));
-  tut::print_tiled_copy<EpilogueThrLayout<size<1>(typename Cfg::CtaTiler{}), Cfg::kThreads>, EpilogueValLayout>(
-      os, "epilogue", "UniversalCopy<uint128_t>", "smem -> gmem, 16 bytes per store, as step07");
-  print_item(os, "sizes", "any M and N; K a multiple of " + str(kChunk), "whole 16-byte chunks per row");
-
-  auto const t = tut::print_section3_tiles<ElementAB, ElementC, make_layout_A, make_layout_B, make_layout_C>(
-      os, o, cta_tiler, traced, false);
-  tut::HostSmem<Cfg> smem;
-  Tensor sA = smem.sA();                                // (BLK_M,BLK_K,STAGES)
-  Tensor sB = smem.sB();                                // (BLK_N,BLK_K,STAGES)
-  Tensor sC = smem.sC();                                // (BLK_M,BLK_N)
-  int const c_bytes = bm * bn * int(sizeof(ElementC));
-
-  tut::print_gmma_ring<Cfg, SmemAtomAB>(
-      os, "  shared memory: a ring of " + str(S) + " k-tiles of A and of B in GMMA's 128-byte swizzle atom, then the C\n"
-          "  tile in the same bytes\n",
-      false, plain(sC.layout()), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)",
-      str(S) + " stages x " + str(Cfg::kStageBytes) + "; sC's " + str(c_bytes) + " reuse them");
-  tut::print_copy_partition(os, t, sA, sB, copy_a, copy_b, T, "cp.async chunks of each k-tile", false);
-
-  ThrMMA thr_mma = mma.get_slice(T);
-  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % kWarpgroupThreads << " of warpgroup " << T / kWarpgroupThreads
-     << " (warp " << T / 32 << "), the warpgroup at " << tut::thread_mn(mma, T) << "\n";
-  os << "  (Offsets before the swizzle: CuTe keeps a GMMA smem tensor's swizzle in its pointer.)\n";
-  tut::print_wgmma_partition(os, mma, T, sA, sB, t, "its warpgroup's rows, every k");
-
-  tut::print_smem_epilogue(os, mma, copy_c, T, sC, t, "(step07's)");
-
-  int const mma_k = int(size<2>(thr_mma.partition_A(sA)));
-  int const k_tiles = int(size<2>(t.gA));
-  tut::print_wgmma_counts(os, mma_k, wg_rows, bn, k_tiles);
-
-  print_what_is_new<Cfg>(os, o, t);
+  auto const s = tut::print_staged_c_sections<tut::RingCopies::cp_async, Cfg, ElementAB, ElementC, SmemAtomAB, make_layout_A,
+                                              make_layout_B, make_layout_C>(os, o, kChunk);
+  print_what_is_new<Cfg>(os, o, s.t);
 }
 
 template <class... Cfg>

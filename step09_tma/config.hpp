@@ -1,5 +1,5 @@
 /// \file step09_tma/config.hpp
-/// \brief Step 09's one source of truth: step 08's problem layouts, and a Config holding the CTA tiler,
+/// \brief Step 09's one source of truth: the problem layouts, and a Config holding the CTA tiler,
 /// the staged smem layouts in GMMA's swizzle atom, the bytes of each TMA box, the epilogue's TiledCopy,
 /// the warpgroup TiledMMA and the pipeline's stage counters.
 ///
@@ -15,6 +15,7 @@
 #include <cute/tensor.hpp>  // first: it brings the copy and MMA atoms (copy_atom.hpp alone does not compile)
 
 #include "tut/problem.hpp"
+#include "tut/row_copy.hpp"
 
 namespace step09 {
 
@@ -57,26 +58,20 @@ using CopyOpS2G = UniversalCopy<uint128_t>;
 //! [atoms]
 
 //! [tiled_copy]
-/// \brief The epilogue's threads over the C tile: BLK_N/4 side by side along a row, then down the rows.
-template <int BLK_N, int THREADS>
-using EpilogueThrLayout = Layout<Shape<Int<THREADS * kChunkC / BLK_N>, Int<BLK_N / kChunkC>>,  // (m,n) -> thr_idx
-                                 Stride<Int<BLK_N / kChunkC>, _1>>;
-/// \brief One store's values: 4 floats along n. (m,n) -> val_idx
-using EpilogueValLayout = Layout<Shape<_1, Int<kChunkC>>>;
-/// \brief The epilogue's TiledCopy of the (BLK_M,BLK_N) C tile, smem -> gmem: BLK_N/4 threads side by side
-/// store one row of the tile in 16-byte chunks (n fastest), so a warp writes whole rows of C: 512
-/// contiguous bytes per 128 columns.
-template <int BLK_N, int THREADS>
-CUTE_HOST_DEVICE auto make_tiled_copy_epilogue() {
-  return make_tiled_copy(Copy_Atom<CopyOpS2G, ElementC>{}, EpilogueThrLayout<BLK_N, THREADS>{}, EpilogueValLayout{});
-}
+/// \brief The copies by rows, 16 bytes per thread and instruction (tut/row_copy.hpp):
+/// - the epilogue's stores of the C tile: BLK_N/4 threads side by side along a row of it (n fastest), so
+///   a warp writes whole rows of C: 512 contiguous bytes per 128 columns.
+using tut::make_row_tiled_copy;
 //! [tiled_copy]
 
 //! [smem_layouts]
-/// \brief The smem atom wgmma reads and TMA writes: 8 rows of 64 halves (128 bytes each), K-major, step
-/// 08's. Its swizzle, `Sw<3,4,3>`, acts on byte addresses: row r keeps 16-byte chunk c at c ^ r. wgmma's
-/// descriptor names the pattern ("128B swizzle"), and the TMA unit writes the same pattern as it stores
-/// (CU_TENSOR_MAP_SWIZZLE_128B): no thread computes a swizzled address any more.
+/// \brief The smem atom wgmma reads: 8 rows of 64 halves (128 bytes each), K-major, GMMA's own. Its
+/// swizzle, `Sw<3,4,3>`, acts on byte addresses (CuTe applies it to the smem pointer): the 16-byte chunk
+/// (address bits 4..6) is XORed with the row within the 1 KB atom (bits 7..9), so row r keeps chunk c at
+/// c ^ r. That is step 07's Swizzle<3,3,3> counted in bytes instead of halves; what is new is that
+/// wgmma is told the pattern ("128B swizzle", in its smem descriptor) instead of being given addresses.
+/// The TMA unit writes the same pattern as it stores (CU_TENSOR_MAP_SWIZZLE_128B): no thread computes a
+/// swizzled address any more.
 using SmemAtomAB = GMMA::Layout_K_SW128_Atom<ElementAB>;
 
 /// \brief STAGES k-tiles of A (or B), each BLK_MN×BLK_K, the atom repeated down the tile and then once per
@@ -84,10 +79,14 @@ using SmemAtomAB = GMMA::Layout_K_SW128_Atom<ElementAB>;
 template <int BLK_MN, int BLK_K, int STAGES>
 using SmemStaged = decltype(tile_to_shape(SmemAtomAB{}, Shape<Int<BLK_MN>, Int<BLK_K>, Int<STAGES>>{}));
 
-/// \brief The epilogue's C tile in smem, step 07's: row-major in atoms of 8 rows × 32 floats, swizzled
-/// (index bits 3..4 XORed with bits 5..6). A warp's part of wgmma's accumulators is mma.sync's C fragment
-/// repeated along N, so step 07's reasoning holds unchanged: each 16-lane phase of a 64-bit store covers
-/// all 32 banks once, and the 128-bit loads of whole rows stay conflict-free. (m,n) -> smem_idx
+/// \brief The epilogue's C tile in smem, row-major in atoms of 8 rows × 32 floats (one 128-byte bank row
+/// each), swizzled: index bits 3..4 (which pair of 16-byte chunks) are XORed with bits 5..6 (the row's
+/// lowest two bits). The MMA's 64-bit stores run in two phases of 16 lanes, rows g..g+3 at n = 2·(lane%4)
+/// of one 32-byte piece: the swizzle moves row g's piece to chunks 2g, 2g+1, so each phase covers all 32
+/// banks once. The epilogue's 128-bit loads (8 chunks of one row per phase) stay conflict-free: within a
+/// row the XOR is a permutation of its chunks. Swizzle<3,2,3>, which XORs the chunk with the whole row,
+/// puts rows g and g^1 in the same banks: measured 2 extra wavefronts per store. (m,n) -> smem_idx
+/// A warp's part of wgmma's accumulators is mma.sync's C fragment repeated along N: the same stores.
 using SmemAtomC = decltype(composition(Swizzle<2, 3, 2>{}, Layout<Shape<_8, _32>, Stride<_32, _1>>{}));
 /// \brief The whole BLK_M×BLK_N C tile in smem. (m,n) -> smem_idx
 template <int BLK_M, int BLK_N>
@@ -115,23 +114,26 @@ struct SharedStorage {
 
 //! [pipe_state]
 /// \brief How many batches of wgmma each warpgroup leaves running when it moves on to the next k-tile:
-/// one, as in step 08. The kernel's warpgroup_wait, the copies' distance ahead and the host replay all
-/// take it from here.
+/// one. The kernel's warpgroup_wait, the copies' distance ahead and the host replay all take it from
+/// here. With 0 (wait for every wgmma before the next k-tile) the tensor cores idle while the next batch
+/// is issued; measured on an H100 (the page's table), that is no faster than step 07.
 inline constexpr int kWgmmaInFlight = 1;
 
-/// \brief How many k-tiles ahead of the math the TMA copies run: STAGES-1-kWgmmaInFlight, as in step 08:
-/// the last kWgmmaInFlight stages read may still be under a running wgmma, so they are not refilled yet.
+/// \brief How many k-tiles ahead of the math the copies run: STAGES-1-kWgmmaInFlight. Step 07 ran STAGES-1
+/// ahead, refilling the stage it had just read; here the last kWgmmaInFlight stages read may still be
+/// under a running wgmma, so they are not refilled yet.
 template <int STAGES>
 CUTE_HOST_DEVICE constexpr int copies_ahead() {
   return STAGES - 1 - kWgmmaInFlight;
 }
 
-/// \brief The pipeline's stage counters, as the kernel advances them (and the printout replays them): the
-/// stage the math reads next and the parity of its barrier's phase, and the stage TMA fills next.
+/// \brief The pipeline's stage counters, as the kernel advances them (and the printout replays them):
+/// the stage the math reads next and the stage the copies fill next, each going round the ring.
+/// With TMA, also the parity of the phase the math waits for on the read stage's barrier.
 template <int STAGES>
 struct PipeState {
-  int read = 0;                        ///< the stage wgmma reads: the oldest k-tile in smem
-  int write = copies_ahead<STAGES>();  ///< the stage the next TMA k-tile lands in
+  int read = 0;                        ///< the stage the math reads: the oldest k-tile in smem
+  int write = copies_ahead<STAGES>();  ///< the stage the next k-tile's copies land in
   /// \brief The parity of the full barrier's phase the math waits for at `read`: 0 on the first lap round
   /// the ring, 1 on the second, ... Each lap completes one more phase of every stage's barrier.
   std::uint32_t read_phase = 0;
@@ -187,14 +189,14 @@ struct Config {
   using Smem = SharedStorage<ElementAB, ElementAB, ElementC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
   /// \brief Shared memory per CTA, in bytes: the larger of the ring and the C tile.
   static constexpr int kSmemBytes = int(sizeof(Smem));
-  /// \brief One stage: a k-tile of A and one of B. The TMA box of A is BLK_K×BLK_M, of B BLK_K×BLK_N; the
-  /// stage's full barrier expects exactly these bytes (out-of-bounds elements are filled with zeros and
-  /// count too).
+  /// \brief One stage: a k-tile of A and one of B, in bytes.
+  static constexpr int kStageBytes = (BLK_M + BLK_N) * BLK_K * int(sizeof(ElementAB));
+  /// \brief The TMA boxes' bytes, A's (BLK_K×BLK_M) and B's (BLK_K×BLK_N): a stage's full barrier expects
+  /// their sum, kStageBytes (out-of-bounds elements are filled with zeros and count too).
   static constexpr int kStageBytesA = BLK_M * BLK_K * int(sizeof(ElementAB));
-  static constexpr int kStageBytesB = BLK_N * BLK_K * int(sizeof(ElementAB));  ///< B's box, in bytes
-  static constexpr int kStageBytes = kStageBytesA + kStageBytesB;              ///< both boxes: one stage
+  static constexpr int kStageBytesB = BLK_N * BLK_K * int(sizeof(ElementAB));  ///< B's box
   /// \brief smem -> gmem for the epilogue's C tile: 128-bit stores, whole rows per warp.
-  using TiledCopyC = decltype(make_tiled_copy_epilogue<BLK_N, kThreads>());
+  using TiledCopyC = decltype(make_row_tiled_copy<CopyOpS2G, ElementC, BLK_N, kThreads>());
 
   // What the comments above state.
   static_assert(int(size(TiledMma{})) == kThreads, "128 threads per warpgroup");

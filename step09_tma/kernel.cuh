@@ -21,9 +21,10 @@ using namespace cute;
 /// STAGES-deep TMA pipeline. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
 /// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
-/// only the run knows (tut::TmaParams): the problem's layouts, A's and B's TMA descriptors, C, and p.c_aligned: C's rows
-/// start 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores 128 bits at a time;
-/// otherwise it stores the same partition one float at a time.
+/// only the run knows (tut::TmaParams):
+/// - the problem's layouts, A's and B's TMA descriptors, and C;
+/// - p.c_aligned: C's rows start 16-byte aligned (N a multiple of 4, C aligned), so the epilogue stores
+///   128 bits at a time; otherwise it stores the same partition one float at a time.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class Cfg, class Params>
 __global__ static __launch_bounds__(Cfg::kThreads, 1)
@@ -32,7 +33,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   //! [params]
   // ---- The configuration and the run ---------------------------------------------------------------
   // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
-  // (tut::TmaParams, made by the launch). Here they take the names the kernel uses.
+  // (made by the launch; tut/kernel_params.hpp says what it holds and how it is passed). Here they take
+  // the names the kernel uses.
   using TiledMma = typename Cfg::TiledMma;                  // the warpgroups' wgmma
   using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
   using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
@@ -64,8 +66,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
   // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C tile: (BLK_M,BLK_N), static.
   static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
-  // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,32),(64,1),(1,4)),
-  // config.hpp asserts it; product_each flattens that to (256,64,4).)
+  // (tile_to_shape nests the modes it repeats the atom along, as the default's sB shape that config.hpp
+  // asserts shows; product_each flattens them to (BLK_MN,BLK_K,STAGES).)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sA_layout))) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
@@ -180,11 +182,12 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   //   thread 0: TMA k-tile k_tile+AHEAD into stage `write`, move write on;
   //   wait until full[read] completes the phase of this lap: k-tile k_tile has landed;
   //   issue the k-tile's MMA_K wgmmas as one batch; wait until only that batch is still running.
-  // The TMA of k-tile k_tile+AHEAD overwrites the stage k-tile k_tile-2 was read from. Every warpgroup
-  // waited for that batch (warpgroup_wait<1> at the end of iteration k_tile-1) before the barrier at the
-  // top of this iteration, so that barrier guards the write (write after read), as in step 08. The read
-  // after write is the mbarrier's job now: no cp_async_wait, and no proxy fence, since the TMA unit
-  // writes through the async proxy that wgmma reads through.
+  // The copies of k-tile k_tile+AHEAD overwrite the stage k-tile k_tile-2 was read from. Every
+  // warpgroup waited for that batch (warpgroup_wait<1> at the end of iteration k_tile-1) before the
+  // barrier it passed at the top of this iteration, so that barrier also guards this write (write after
+  // read).
+  // The read after write is the mbarrier's job now: no cp_async_wait, and no proxy fence, since the TMA
+  // unit writes through the async proxy that wgmma reads through.
   for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
     __syncthreads();                                        // every older batch done: stage `write` is free
     // gmem -> smem, AHEAD k-tiles ahead of the math.
@@ -195,11 +198,11 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       wait_barrier(smem.full[pipe.read], pipe.read_phase ^ 1u);  //~bug
     else                                                   //~bug
       wait_barrier(smem.full[pipe.read], pipe.read_phase);  // k-tile k_tile's bytes have landed
-    // The math on k-tile k_tile, while the copies above are in flight: MMA_K wgmmas (16 k each), issued
-    // by the whole warpgroup, asynchronous until waited for.
+    // The math on k-tile k_tile, while the copies above are in flight: MMA_M·MMA_K wgmmas (64 rows
+    // and 16 k each), issued by the whole warpgroup, asynchronous until waited for.
     warpgroup_fence_operand(tCrC);                          // the compiler keeps tCrC in place around them
     warpgroup_arrive();                                     // the accumulators' registers are ready for wgmma
-    gemm(mma, tCrA(_,_,_,pipe.read), tCrB(_,_,_,pipe.read), tCrC);  // MMA_K wgmma.mma_async per warpgroup
+    gemm(mma, tCrA(_,_,_,pipe.read), tCrB(_,_,_,pipe.read), tCrC);  // MMA_M·MMA_K wgmma.mma_async
     warpgroup_commit_batch();                               // close them into one batch
     warpgroup_wait<kWgmmaInFlight>();                       // all but the batch just issued are done
     warpgroup_fence_operand(tCrC);

@@ -23,12 +23,11 @@ namespace {
 
 using tut::str;
 
-// Sections 2 and 3 (tut/printout_sm90.hpp prints them, for step 11 too); section 4 is this step's.
+// Sections 2 and 3 (tut/printout_sm90.hpp prints them, for steps 08-11 alike); section 4 is this step's.
 template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {
-  using EpiThr = EpilogueThrLayout<size<1>(typename Cfg::CtaTiler{}), Cfg::kMmaThreads>;
-  auto const s = tut::print_smem_epilogue_sections<Cfg, ElementAB, ElementC, SmemAtomAB, EpiThr, EpilogueValLayout,
-                                                   make_layout_A, make_layout_B, make_layout_C>(
+  auto const s = tut::print_staged_c_sections<tut::RingCopies::tma_producer, Cfg, ElementAB, ElementC, SmemAtomAB,
+                                              make_layout_A, make_layout_B, make_layout_C>(
       os, o, kChunk, "2 x " + str(Cfg::kStages));
   print_what_is_new<Cfg>(os, o, s.t);
 }

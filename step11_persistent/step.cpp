@@ -23,12 +23,11 @@ namespace {
 
 using tut::str;
 
-// Sections 2 and 3 are step 10's (tut/printout_sm90.hpp prints them for both); section 4 is this step's.
+// Sections 2 and 3 are step 10's (tut/printout_sm90.hpp prints them for steps 08-11); section 4 is this step's.
 template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {
-  using EpiThr = EpilogueThrLayout<size<1>(typename Cfg::CtaTiler{}), Cfg::kMmaThreads>;
-  auto const s = tut::print_smem_epilogue_sections<Cfg, ElementAB, ElementC, SmemAtomAB, EpiThr, EpilogueValLayout,
-                                                   make_layout_A, make_layout_B, make_layout_C>(
+  auto const s = tut::print_staged_c_sections<tut::RingCopies::tma_producer, Cfg, ElementAB, ElementC, SmemAtomAB,
+                                              make_layout_A, make_layout_B, make_layout_C>(
       os, o, kChunk, "2 x " + str(Cfg::kStages) + " + 1");
   print_what_is_new<Cfg>(os, o, s.t, s.traced);
 }

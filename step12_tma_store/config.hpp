@@ -1,5 +1,5 @@
 /// \file step12_tma_store/config.hpp
-/// \brief Step 12's one source of truth: step 10's problem layouts, and a Config holding the CTA tiler,
+/// \brief Step 12's one source of truth: the problem layouts, and a Config holding the CTA tiler,
 /// the staged smem layouts in GMMA's swizzle atom, the bytes of each TMA box, the epilogue's subtiles and
 /// their smem buffers, the warpgroup TiledMMA, the warp roles, the persistent tile schedule and the
 /// pipeline's barrier state.
@@ -53,7 +53,7 @@ template <int BLK_N>
 using MmaOp = decltype(SM90::GMMA::ss_op_selector<ElementAB, ElementAB, ElementC, Shape<_64, Int<BLK_N>, _16>,
                                                   GMMA::Major::K, GMMA::Major::K>());
 /// \brief gmem -> smem: the TMA unit's tiled load, `cp.async.bulk.tensor.2d.shared::cluster.global`. One
-/// thread of the producer warpgroup issues it for a whole box; the unit computes the addresses, fills what lies outside the
+/// thread issues it for a whole box; the unit computes the addresses, fills what lies outside the
 /// tensor with zeros, and counts the bytes it delivers on an mbarrier.
 using CopyOpG2S = SM90_TMA_LOAD;
 /// \brief smem -> gmem in the epilogue: the TMA unit's tiled store, `cp.async.bulk.tensor.2d.global.shared::cta`.
@@ -63,10 +63,13 @@ using CopyOpS2G = SM90_TMA_STORE;
 //! [atoms]
 
 //! [smem_layouts]
-/// \brief The smem atom wgmma reads and TMA writes: 8 rows of 64 halves (128 bytes each), K-major, step
-/// 08's. Its swizzle, `Sw<3,4,3>`, acts on byte addresses: row r keeps 16-byte chunk c at c ^ r. wgmma's
-/// descriptor names the pattern ("128B swizzle"), and the TMA unit writes the same pattern as it stores
-/// (CU_TENSOR_MAP_SWIZZLE_128B): no thread computes a swizzled address any more.
+/// \brief The smem atom wgmma reads: 8 rows of 64 halves (128 bytes each), K-major, GMMA's own. Its
+/// swizzle, `Sw<3,4,3>`, acts on byte addresses (CuTe applies it to the smem pointer): the 16-byte chunk
+/// (address bits 4..6) is XORed with the row within the 1 KB atom (bits 7..9), so row r keeps chunk c at
+/// c ^ r. That is step 07's Swizzle<3,3,3> counted in bytes instead of halves; what is new is that
+/// wgmma is told the pattern ("128B swizzle", in its smem descriptor) instead of being given addresses.
+/// The TMA unit writes the same pattern as it stores (CU_TENSOR_MAP_SWIZZLE_128B): no thread computes a
+/// swizzled address any more.
 using SmemAtomAB = GMMA::Layout_K_SW128_Atom<ElementAB>;
 
 /// \brief STAGES k-tiles of A (or B), each BLK_MN×BLK_K, the atom repeated down the tile and then once per
@@ -91,7 +94,7 @@ template <int BLK_M>
 using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<kEpiN>, Int<kEpiBuffers>>{}));
 
 /// \brief The C tile laid on one buffer, and a thread's accumulators a subtile at a time: the epilogue's
-/// views, common code (tut/subtile.hpp) since step 13 stores its tiles the same way.
+/// views, common code (tut/subtile.hpp): steps 12 and 13 store their tiles the same way.
 using tut::by_subtile;
 //! [smem_layouts]
 
@@ -199,12 +202,12 @@ struct Config {
   using Smem = SharedStorage<ElementAB, ElementAB, ElementC, SmemLayoutA, SmemLayoutB, SmemLayoutC>;
   /// \brief Shared memory per CTA, in bytes: the ring, the epilogue's buffers and the barriers.
   static constexpr int kSmemBytes = int(sizeof(Smem));
-  /// \brief One stage: a k-tile of A and one of B. The TMA box of A is BLK_K×BLK_M, of B BLK_K×BLK_N; the
-  /// stage's full barrier expects exactly these bytes (out-of-bounds elements are filled with zeros and
-  /// count too).
+  /// \brief One stage: a k-tile of A and one of B, in bytes.
+  static constexpr int kStageBytes = (BLK_M + BLK_N) * BLK_K * int(sizeof(ElementAB));
+  /// \brief The TMA boxes' bytes, A's (BLK_K×BLK_M) and B's (BLK_K×BLK_N): a stage's full barrier expects
+  /// their sum, kStageBytes (out-of-bounds elements are filled with zeros and count too).
   static constexpr int kStageBytesA = BLK_M * BLK_K * int(sizeof(ElementAB));
-  static constexpr int kStageBytesB = BLK_N * BLK_K * int(sizeof(ElementAB));  ///< B's box, in bytes
-  static constexpr int kStageBytes = kStageBytesA + kStageBytesB;              ///< both boxes: one stage
+  static constexpr int kStageBytesB = BLK_N * BLK_K * int(sizeof(ElementAB));  ///< B's box
   /// \brief Bytes of one epilogue subtile: one TMA store's box.
   static constexpr int kSubtileBytes = BLK_M * kEpiN * int(sizeof(ElementC));
 

@@ -25,10 +25,12 @@ using namespace cute;
 /// wgmma and store C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
 /// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
-/// only the run knows (tut::TmaParams): the problem's layouts, the TMA descriptors, the schedule
-/// (persistent: CTA c takes tiles c, c + gridDim.x, ...), C, and p.tma_c: where C's rows start 16-byte
-/// aligned (N a multiple of 4, C aligned), C's descriptor, and the TMA unit stores C (Params::kTmaStore);
-/// otherwise (p.tma_c is a tut::NoTmaStore) each thread stores its accumulators straight to C, masked.
+/// only the run knows (tut::TmaParams):
+/// - the problem's layouts, A's and B's TMA descriptors, and C;
+/// - the schedule: persistent, CTA c takes tiles c, c + gridDim.x, ...;
+/// - p.tma_c: where C's rows start 16-byte aligned (N a multiple of 4, C aligned), C's descriptor, and the
+///   TMA unit stores C (Params::kTmaStore); otherwise (a tut::NoTmaStore) each thread stores its
+///   accumulators straight to C, masked.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class Cfg, class Params>
 __global__ static __launch_bounds__(Cfg::kThreads, 1)
@@ -37,7 +39,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   //! [params]
   // ---- The configuration and the run ---------------------------------------------------------------
   // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
-  // (tut::TmaParams, made by the launch). Here they take the names the kernel uses.
+  // (made by the launch; tut/kernel_params.hpp says what it holds and how it is passed). Here they take
+  // the names the kernel uses.
   using TiledMma = typename Cfg::TiledMma;                  // the warpgroups' wgmma
   using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
   using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
@@ -71,8 +74,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
   // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C buffers: (BLK_M,EPI_N,BUFFERS), static.
   static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
-  // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,32),(64,1),(1,4)),
-  // config.hpp asserts it; product_each flattens that to (256,64,4).)
+  // (tile_to_shape nests the modes it repeats the atom along, as the default's sB shape that config.hpp
+  // asserts shows; product_each flattens them to (BLK_MN,BLK_K,STAGES).)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sA_layout))) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
@@ -184,7 +187,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   //! [producer]
 
   //! [partition]
-  // ---- Math partition: what this consumer's warpgroup reads, and what this thread owns ---------------
+  // ---- Math partition: what this thread's warpgroup reads, and what this thread owns ----------------
   ThrMMA thr_mma = mma.get_slice(threadIdx.x);
   Tensor tCsA = thr_mma.partition_A(sA);                    // (MMA,MMA_M,MMA_K,STAGES)
   Tensor tCsB = thr_mma.partition_B(sB);                    // (MMA,MMA_N,MMA_K,STAGES)

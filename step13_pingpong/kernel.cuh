@@ -28,10 +28,12 @@ using namespace cute;
 /// one warpgroup's) and storing its C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
 /// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
-/// only the run knows (tut::TmaParams): the problem's layouts, the TMA descriptors, the schedule
-/// (persistent: CTA c takes tiles c, c + gridDim.x, ...), C, and p.tma_c: where C's rows start 16-byte
-/// aligned (N a multiple of 4, C aligned), C's descriptor, and the TMA unit stores C (Params::kTmaStore);
-/// otherwise (p.tma_c is a tut::NoTmaStore) each thread stores its accumulators straight to C, masked.
+/// only the run knows (tut::TmaParams):
+/// - the problem's layouts, A's and B's TMA descriptors, and C;
+/// - the schedule: persistent, CTA c takes tiles c, c + gridDim.x, ...;
+/// - p.tma_c: where C's rows start 16-byte aligned (N a multiple of 4, C aligned), C's descriptor, and the
+///   TMA unit stores C (Params::kTmaStore); otherwise (a tut::NoTmaStore) each thread stores its
+///   accumulators straight to C, masked.
 /// \p BUG: Bug::none, or a bug planted on purpose (--bug; config.hpp lists them).
 template <Bug BUG, class Cfg, class Params>
 __global__ static __launch_bounds__(Cfg::kThreads, 1)
@@ -40,7 +42,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   //! [params]
   // ---- The configuration and the run ---------------------------------------------------------------
   // The types are the configuration's (config.hpp); the extents and addresses are the run's, in p
-  // (tut::TmaParams, made by the launch). Here they take the names the kernel uses.
+  // (made by the launch; tut/kernel_params.hpp says what it holds and how it is passed). Here they take
+  // the names the kernel uses.
   using TiledMma = typename Cfg::TiledMma;                  // the warpgroup's wgmma
   using SmemLayoutA = typename Cfg::SmemLayoutA;            // (BLK_M,BLK_K,STAGES) -> smem_idx
   using SmemLayoutB = typename Cfg::SmemLayoutB;            // (BLK_N,BLK_K,STAGES) -> smem_idx
@@ -75,8 +78,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   CUTE_STATIC_ASSERT_V(stride<1>(layout_a) == Int<1>{} && stride<1>(layout_b) == Int<1>{});
   // The smem ring: (BLK_MN,BLK_K,STAGES), static; the C buffers: (BLK_M,EPI_N,BUFFERS·CONSUMERS), static.
   static_assert(is_static<SmemLayoutA>::value && is_static<SmemLayoutB>::value && is_static<SmemLayoutC>::value);
-  // (tile_to_shape nests the modes it repeats the atom along: the default's sB is ((8,16),(64,1),(1,6)),
-  // config.hpp asserts it; product_each flattens that to (128,64,6).)
+  // (tile_to_shape nests the modes it repeats the atom along, as the default's sB shape that config.hpp
+  // asserts shows; product_each flattens them to (BLK_MN,BLK_K,STAGES).)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sA_layout))) == select<0,2>(cta_tiler)));  // (BLK_M,BLK_K)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
@@ -197,7 +200,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   //! [producer]
 
   //! [partition]
-  // ---- Math partition: what this consumer warpgroup reads, and what this thread owns -----------------
+  // ---- Math partition: what this thread's warpgroup reads, and what this thread owns ----------------
   // The TiledMMA is one warpgroup's: each consumer warpgroup slices it by its own thread numbers, 0..127.
   int const wg_thread = int(threadIdx.x) % kWarpgroupThreads;
   ThrMMA thr_mma = mma.get_slice(wg_thread);
@@ -266,8 +269,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     warpgroup_fence_operand(tCrC);
     if (wg_thread == 0) arrive_barrier(smem.empty[release.index]);
     release.advance();
-    // Store::owners (tests only): each thread stores its own id instead, through the same partition:
-    // its number in its warpgroup, the TiledMMA's.
+    // Store::owners (tests only): each thread stores its own id instead, through the same partition.
     if (p.store == tut::Store::owners) tut::fill_owner_id(tCrC, visit, size(mma), wg_thread);
     if constexpr (TMA_STORE) {
       // The TMA's view of C in (BLK_M,EPI_N) boxes: this tile's subtile e is box (tile.m, tile.n*SUBTILES + e).

@@ -16,6 +16,7 @@
 #include "tut/format.hpp"
 #include "tut/mask.hpp"
 #include "tut/printout.hpp"
+#include "tut/row_copy.hpp"
 #include "tut/ring_schedule.hpp"
 
 namespace tut {
@@ -37,11 +38,14 @@ inline void print_row(std::ostream& os, std::vector<std::string> const& cells, s
   os << '\n';
 }
 
-/// \brief Section 2's line of a TiledCopy: its copy operation \p op, laid over the threads \p ThrLayout,
-/// each moving the values \p ValLayout (the two layouts make_tiled_copy was given).
-template <class ThrLayout, class ValLayout>
-void print_tiled_copy(std::ostream& os, std::string const& name, std::string const& op, std::string const& note) {
-  print_item(os, name, op + " x threads " + plain(ThrLayout{}) + " x values " + plain(cute::shape(ValLayout{})), note);
+/// \brief Section 2's line of a copy by rows (tut::make_row_tiled_copy<Op, T, ROW, THREADS>): its copy
+/// operation \p op, laid over the threads RowThrLayout, each moving the values RowValLayout (the two
+/// layouts make_tiled_copy was given).
+template <class T, int ROW, int THREADS>
+void print_row_copy(std::ostream& os, std::string const& name, std::string const& op, std::string const& note) {
+  print_item(os, name,
+             op + " x threads " + plain(RowThrLayout<T, ROW, THREADS>{}) + " x values " + plain(cute::shape(RowValLayout<T>{})),
+             note);
 }
 
 /// \brief Section 2's TiledMMA line: the wgmma atom of Cfg, laid over \p warpgroups warpgroups along M.
@@ -324,49 +328,93 @@ struct TracedSections {
   TracedTile traced;  ///< which CTA, tile and visit
 };
 
-/// \brief Sections 2 and 3 of a warp-specialized kernel whose epilogue stores the C tile through the
-/// ring's smem with a TiledCopy (steps 10 and 11: what each CTA and thread owns is the same in both):
-/// the tiler and grid, the roles, the TMA, the ring and sC, the boxes, one thread's wgmma partition and
-/// its epilogue. \p TA, \p TC: the element types; \p SmemAtomAB: the GMMA atom of sA and sB; \p EpiThr,
-/// \p EpiVal: the epilogue TiledCopy's thread and value layouts; \p MakeA, \p MakeB, \p MakeC: the step's
-/// problem layouts; \p chunk: K's multiple; \p barriers: the mbarriers, as the smem line counts them.
-template <class Cfg, class TA, class TC, class SmemAtomAB, class EpiThr, class EpiVal, auto MakeA, auto MakeB,
-          auto MakeC>
-auto print_smem_epilogue_sections(std::ostream& os, Options const& o, int chunk, std::string const& barriers) {
+/// \brief How a kernel with the C tile staged in the ring's smem (steps 08–11) gets A and B there: by
+/// cp.async (step 08), by the TMA unit (step 09), or by the TMA unit in a producer warpgroup of its own
+/// (steps 10 and 11).
+enum class RingCopies { cp_async, tma, tma_producer };
+
+/// \brief Sections 2 and 3 of a wgmma kernel whose epilogue stores the C tile through the ring's smem with
+/// a TiledCopy (steps 08–11): the tiler and grid, the warpgroups (or roles), the copies, the ring and sC,
+/// one thread's copy partition (or the TMA's boxes), its wgmma partition and its epilogue. \p TA, \p TC:
+/// the element types; \p SmemAtomAB: the GMMA atom of sA and sB; \p MakeA, \p MakeB, \p MakeC: the step's
+/// problem layouts; \p COPIES: how A and B arrive; \p chunk: K's multiple; \p barriers: the mbarriers, as
+/// the smem line counts them (TMA kernels only).
+template <RingCopies COPIES, class Cfg, class TA, class TC, class SmemAtomAB, auto MakeA, auto MakeB, auto MakeC>
+auto print_staged_c_sections(std::ostream& os, Options const& o, int chunk, std::string const& barriers = "") {
   using namespace cute;
   int const T = int(o.thread);
+  constexpr int S = Cfg::kStages;
   typename Cfg::CtaTiler cta_tiler;
   typename Cfg::TiledMma mma;
   typename Cfg::TiledCopyC copy_c;
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler);
+  constexpr RingCopies copies = COPIES;
+  constexpr bool producer = copies == RingCopies::tma_producer;
+  int const consumers = int(size(mma)) / 128;  // the warpgroups that compute (and store C)
 
-  auto const traced = print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads, Cfg::kSchedule);
-  print_item(os, "config", config_name<Cfg>(), "--variant");
-  print_roles<Cfg>(os, "(threads 0.." + str(Cfg::kMmaThreads - 1) + ")", Cfg::kConsumers,
-                   "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
-  print_tma_load(os);
-  print_tiled_copy<EpiThr, EpiVal>(os, "epilogue", "UniversalCopy<uint128_t>",
-                                   "smem -> gmem by the consumers, 16 bytes per store, as step09");
-  print_tma_sizes(os, chunk);
+  TracedTile const traced = [&] {
+    if constexpr (producer) {
+      TracedTile const tr = print_tiler_and_grid(os, cta_tiler, o, Cfg::kThreads, Cfg::kSchedule);
+      print_item(os, "config", config_name<Cfg>(), "--variant");
+      print_roles<Cfg>(os, "(threads 0.." + str(int(size(mma)) - 1) + ")", consumers,
+                       "wgmma.mma_async m64n" + str(bn) + "k16, A and B from smem");
+      return tr;
+    } else {
+      return print_warpgroups_head<Cfg>(os, o,
+                                        copies == RingCopies::tma ? "each computes; thread 0 also issues the TMA copies"
+                                                                  : "each copies and computes, as step07's warps did");
+    }
+  }();
+  if constexpr (copies == RingCopies::cp_async)
+    print_row_copy<TA, size<2>(typename Cfg::CtaTiler{}), int(size(typename Cfg::TiledMma{}))>(
+        os, "TiledCopy", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>", "gmem -> smem, as step07, zero-fill");
+  else
+    print_tma_load(os);
+  print_row_copy<TC, size<1>(typename Cfg::CtaTiler{}), int(size(typename Cfg::TiledMma{}))>(
+      os, "epilogue", "UniversalCopy<uint128_t>",
+      producer ? "smem -> gmem by the consumers, 16 bytes per store, as step09"
+               : "smem -> gmem, 16 bytes per store, as step07");
+  if constexpr (copies == RingCopies::cp_async)
+    print_item(os, "sizes", "any M and N; K a multiple of " + str(chunk), "whole 16-byte chunks per row");
+  else
+    print_tma_sizes(os, chunk);
 
-  auto const t = print_section3_tiles<TA, TC, MakeA, MakeB, MakeC>(os, o, cta_tiler, traced, true);
-  Tensor sA = make_tensor(make_smem_ptr(static_cast<TA*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K,STAGES)
-  Tensor sB = make_tensor(make_smem_ptr(static_cast<TA*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K,STAGES)
+  auto const t =
+      print_section3_tiles<TA, TC, MakeA, MakeB, MakeC>(os, o, cta_tiler, traced, copies != RingCopies::cp_async);
+  Tensor sA = make_tensor(make_smem_ptr(static_cast<TA*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K,S)
+  Tensor sB = make_tensor(make_smem_ptr(static_cast<TA*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K,S)
   Tensor sC = make_tensor(make_smem_ptr(static_cast<TC*>(nullptr)), typename Cfg::SmemLayoutC{});  // (BLK_M,BLK_N)
-  print_gmma_ring<Cfg, SmemAtomAB>(
-      os, "\n  shared memory: a ring of " + str(Cfg::kStages) + " k-tiles of A and of B, in GMMA's 128-byte swizzle atom\n",
-      true, plain(typename Cfg::SmemLayoutC{}), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)",
-      str(Cfg::kStages) + " stages x " + str(Cfg::kStageBytes) + " (sC's " + str(bm * bn * int(sizeof(TC))) +
-          " reuse them), " + barriers + " mbarriers, 1 KB alignment");
-  print_tma_boxes<Cfg>(os, t, o, "one thread");
+  std::string const ring = "shared memory: a ring of " + str(S) + " k-tiles of A and of B";
+  std::string const c_reuse = "sC's " + str(bm * bn * int(sizeof(TC))) + " reuse them";
+  if (producer)
+    print_gmma_ring<Cfg, SmemAtomAB>(
+        os, "\n  " + ring + ", in GMMA's 128-byte swizzle atom\n", true, plain(sC.layout()),
+        "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)",
+        str(S) + " stages x " + str(Cfg::kStageBytes) + " (" + c_reuse + "), " + barriers +
+            " mbarriers, 1 KB alignment");
+  else
+    print_gmma_ring<Cfg, SmemAtomAB>(
+        os, std::string(copies == RingCopies::tma ? "\n" : "") + "  " + ring +
+                " in GMMA's 128-byte swizzle atom, then the C\n  tile in the same bytes\n",
+        false, plain(sC.layout()), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)",
+        str(S) + " stages x " + str(Cfg::kStageBytes) +
+            (copies == RingCopies::tma ? " (" + c_reuse + "), " + barriers + " mbarriers, 1 KB alignment"
+                                       : "; " + c_reuse));
+  if constexpr (copies == RingCopies::cp_async)
+    print_copy_partition(os, t, sA, sB, typename Cfg::TiledCopyA{}, typename Cfg::TiledCopyB{}, T,
+                         "cp.async chunks of each k-tile", false);
+  else
+    print_tma_boxes<Cfg>(os, t, o, producer ? "one thread" : "thread 0");
 
-  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % 128 << " of consumer warpgroup " << T / 128
-     << " (warp " << T / 32 << "), the warpgroup at " << thread_mn(mma, T) << "\n";
-  os << "  (Offsets before the swizzle: CuTe keeps an smem tensor's swizzle in its pointer.)\n";
+  os << "\n  thr_mma = mma.get_slice(" << T << "): thread " << T % 128
+     << (producer ? " of consumer warpgroup " : " of warpgroup ") << T / 128 << " (warp " << T / 32
+     << "), the warpgroup at " << thread_mn(mma, T) << "\n";
+  os << "  (Offsets before the swizzle: CuTe keeps " << (producer ? "an" : "a GMMA")
+     << " smem tensor's swizzle in its pointer.)\n";
   print_wgmma_partition(os, mma, T, sA, sB, t, "its warpgroup's rows, every k");
-  print_smem_epilogue(os, mma, copy_c, T, sC, t, "(step09's)");
+  print_smem_epilogue(os, mma, copy_c, T, sC, t, producer ? "(step09's)" : "(step07's)");
   int const k_tiles = int(size<2>(t.gA));
-  print_wgmma_counts(os, int(size<2>(mma.get_slice(T).partition_A(sA))), bm / Cfg::kConsumers, bn, k_tiles);
+  print_wgmma_counts(os, int(size<2>(mma.get_slice(T).partition_A(sA))), bm / consumers, bn, k_tiles);
   return TracedSections<std::decay_t<decltype(t)>>{t, traced};
 }
 
