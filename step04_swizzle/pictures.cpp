@@ -23,11 +23,12 @@ void bank_pictures(tut::Options const&, std::string const& dir) {
   int const loads_per_k = int(size<1>(typename Cfg::TiledMma{}.get_slice(0).partition_B(smem.sB()))) / 4;
   tut::svg::write_file(dir + "/banks_store.svg",
                        tut::svg::bank_maps("step04: one warp's store into smem (warp 0, tAsA, instruction 0)",
-                                           warp_instruction<Plain>(0, 0, 0), warp_instruction<Swizzled>(0, 0, 0)));
+                                           Model<Plain>::warp_instruction(0, 0, 0),
+                                           Model<Swizzled>::warp_instruction(0, 0, 0)));
   tut::svg::write_file(dir + "/banks_load.svg",
                        tut::svg::bank_maps("step04: one warp's 128-bit load (warp 0, tCsB, k_block 4)",
-                                           warp_instruction<Plain>(3, 0, 4 * loads_per_k),
-                                           warp_instruction<Swizzled>(3, 0, 4 * loads_per_k)));
+                                           Model<Plain>::warp_instruction(3, 0, 4 * loads_per_k),
+                                           Model<Swizzled>::warp_instruction(3, 0, 4 * loads_per_k)));
   std::vector<tut::svg::BankPanel> const panels{
       tut::bank_panel<typename Plain::SmemLayoutA, Element>("sA, plain", 'm', 'k'),
       tut::bank_panel<typename Swizzled::SmemLayoutA, Element>("sA, swizzled", 'm', 'k'),

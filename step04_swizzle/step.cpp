@@ -86,31 +86,33 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   int const store_instr = int(size(typename Cfg::TiledCopyA{}.get_slice(T).partition_D(sA)));  // one float per store
   tut::banks::print_bank_maps(os, "One warp's store: warp 0, tAsA, instruction 0 of " + str(store_instr) +
                                       " (32-bit: the 32 lanes in one phase)",
-                              warp_instruction<Plain>(0, 0, 0), warp_instruction<Swizzled>(0, 0, 0));
+                              Model<Plain>::warp_instruction(0, 0, 0),
+                              Model<Swizzled>::warp_instruction(0, 0, 0));
   // 128-bit loads of 4 n per k_block: tCsB's MMA_N / 4 of them
   int const kb = 4, loads_per_k = int(size<1>(typename Cfg::TiledMma{}.get_slice(T).partition_B(sB))) / 4;
   tut::banks::print_bank_maps(os, "One warp's load: warp 0, tCsB at k_block " + str(kb) +
                                       " (128-bit: 4 phases of 8 lanes; each lane's first of 4 banks)",
-                              warp_instruction<Plain>(3, 0, kb * loads_per_k),
-                              warp_instruction<Swizzled>(3, 0, kb * loads_per_k));
+                              Model<Plain>::warp_instruction(3, 0, kb * loads_per_k),
+                              Model<Swizzled>::warp_instruction(3, 0, kb * loads_per_k));
 
   long long const ctas = (long long)ceil_div(M, bm) * ceil_div(N, bn);
   auto const [unswizzled, swizzled] =
-      tut::print_bank_model(os, Cfg::kThreads, model_counts<Plain>(), model_counts<Swizzled>(), k_tiles * ctas);
+      tut::print_bank_model(os, Cfg::kThreads, Model<Plain>::counts(), Model<Swizzled>::counts(), k_tiles * ctas);
   os << "  For this problem, " << k_tiles << " k-tiles x " << ctas << " CTAs: unswizzled " << unswizzled.stores
      << " store and " << unswizzled.loads << " load conflicts, swizzled " << swizzled.stores << " and "
      << swizzled.loads << "\n"
      << "  (what Nsight Compute's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st/ld.sum count).\n";
   // The totals Nsight Compute must reproduce (scripts/bank_check.sh): for the M-major layouts, whose
   // conflicts the model predicts exactly. The K-major layout's are below, per k-tile.
-  if constexpr (Cfg::kSmem != SmemKind::k_major) tut::banks::print_run_totals(os, model_counts<Cfg>(), k_tiles * ctas, "st");
+  if constexpr (Cfg::kSmem != SmemKind::k_major)
+    tut::banks::print_run_totals(os, Model<Cfg>::counts(), k_tiles * ctas, "st");
 
   os << "\n  K-major smem, laid out like gmem (--variant kmajor), is the design step04 did not take. Its\n"
      << "  copy stores 4 floats at once, conflict-free. The math reads one float per k_block down a column;\n"
      << "  nvcc merges 4 k_blocks into one 128-bit load along k, but a quarter-warp's 8 lanes read rows\n"
      << "  n = 4*tn of sB, " << 4 * bk * int(sizeof(Element)) << " bytes apart: the same 4 banks, 8-way. The model, per k-tile:";
   char const* sep = " ";
-  for (auto const& c : model_counts<typename Cfg::template WithSmem<SmemKind::k_major>>())
+  for (auto const& c : Model<typename Cfg::template WithSmem<SmemKind::k_major>>::counts())
     if (c.waves.extra() > 0) os << std::exchange(sep, ", ") << c.partition << " " << c.waves.extra();
   os << " extra wavefronts.\n";
 }

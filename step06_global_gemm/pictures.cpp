@@ -18,10 +18,12 @@ void bank_pictures(tut::Options const&, std::string const& dir) {
   using Swizzled = typename Cfg::template WithSwizzle<true>;
   tut::svg::write_file(dir + "/banks_store.svg",
                        tut::svg::bank_maps("step06: one warp's cp.async into smem (warp 0, tAsA, instruction 0)",
-                                           warp_instruction<Plain>(0, 0, 0), warp_instruction<Swizzled>(0, 0, 0)));
+                                           Model<Plain>::warp_instruction(0, 0, 0),
+                                           Model<Swizzled>::warp_instruction(0, 0, 0)));
   tut::svg::write_file(dir + "/banks_load.svg",
                        tut::svg::bank_maps("step06: one warp's 32-bit load (warp 0, tCsA, instruction 0)",
-                                           warp_instruction<Plain>(2, 0, 0), warp_instruction<Swizzled>(2, 0, 0)));
+                                           Model<Plain>::warp_instruction(2, 0, 0),
+                                           Model<Swizzled>::warp_instruction(2, 0, 0)));
   tut::svg::write_file(
       dir + "/banks_tile.svg",
       tut::svg::bank_tiles("step06: sA before and after the swizzle, each element coloured by its bank",

@@ -40,16 +40,9 @@ inline std::vector<tut::banks::Partition> partitions() {
   return {{"tAsA", "cp.async A"}, {"tBsB", "cp.async B"}, {"tCsA", "load A"}, {"tCsB", "load B"}};
 }
 
-/// \brief The model on the kernel's four smem partitions, per CTA and k-tile.
+/// \brief The bank model on the kernel's four smem partitions: Model<Cfg>::counts() per CTA and k-tile,
+/// Model<Cfg>::warp_instruction(which, warp, i) as thread_accesses numbers them.
 template <class Cfg>
-std::vector<tut::banks::PartitionCount> model_counts() {
-  return tut::banks::count_partitions<Cfg>(partitions(), &thread_accesses<Cfg>);
-}
-
-/// \brief Warp \p warp's instruction \p i of partition \p which (as thread_accesses numbers them).
-template <class Cfg>
-tut::banks::WarpAccess warp_instruction(int which, int warp, int i) {
-  return tut::banks::warp_instruction_of<Cfg>(&thread_accesses<Cfg>, which, warp, i);
-}
+using Model = tut::banks::StepModel<Cfg, &thread_accesses<Cfg>, &partitions>;
 
 }  // namespace step06

@@ -107,17 +107,19 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_swizzle_function(os, swizzle, bm, bk);
   // One warp's instruction before and after the swizzle: the bank maps of the model.
   tut::banks::print_bank_maps(os, "One warp's cp.async: warp 0, tAsA, instruction 0 (16 bytes: 4 phases of 8 lanes)",
-                              warp_instruction<Plain>(0, 0, 0), warp_instruction<Swizzled>(0, 0, 0));
+                              Model<Plain>::warp_instruction(0, 0, 0),
+                              Model<Swizzled>::warp_instruction(0, 0, 0));
   tut::banks::print_bank_maps(os, "One warp's load: warp 0, tCsA, instruction 0 (32-bit: the 32 lanes in one phase)",
-                              warp_instruction<Plain>(2, 0, 0), warp_instruction<Swizzled>(2, 0, 0));
+                              Model<Plain>::warp_instruction(2, 0, 0),
+                              Model<Swizzled>::warp_instruction(2, 0, 0));
 
   long long const ctas = (long long)ceil_div(M, bm) * ceil_div(N, bn);
   auto const [unswizzled, swizzled] =
-      tut::print_bank_model(os, Cfg::kThreads, model_counts<Plain>(), model_counts<Swizzled>(), k_tiles * ctas);
+      tut::print_bank_model(os, Cfg::kThreads, Model<Plain>::counts(), Model<Swizzled>::counts(), k_tiles * ctas);
   os << "  For this problem, " << k_tiles << " k-tiles x " << ctas << " CTAs: unswizzled " << unswizzled.stores
      << " cp.async and " << unswizzled.loads << " load\n  conflicts, swizzled " << swizzled.stores
      << " cp.async and " << swizzled.loads << ".\n";
-  tut::banks::print_run_totals(os, model_counts<Cfg>(), k_tiles * ctas, "ldgsts");
+  tut::banks::print_run_totals(os, Model<Cfg>::counts(), k_tiles * ctas, "ldgsts");
 }
 
 template <class... Cfg>

@@ -80,9 +80,9 @@ TEST_CASE("the model on the kernel's own partitions", "[step04]") {
     for (auto const& c : counts) m[c.partition] = c.waves;
     return m;
   };
-  auto plain_counts = by_name(step04::model_counts<Unswizzled>());
-  auto swizzled = by_name(step04::model_counts<Default>());
-  auto kmajor = by_name(step04::model_counts<KMajor>());
+  auto plain_counts = by_name(step04::Model<Unswizzled>::counts());
+  auto swizzled = by_name(step04::Model<Default>::counts());
+  auto kmajor = by_name(step04::Model<KMajor>::counts());
   CHECK(plain_counts["tAsA"].extra() == warps * stores * extra_per_store);  // 896
   CHECK(plain_counts["tBsB"].extra() == warps * stores * extra_per_store);
   CHECK(plain_counts["tAsA"].ideal == warps * stores);                     // one wavefront each, ideally
@@ -103,8 +103,8 @@ TEST_CASE("the model on the kernel's own partitions", "[step04]") {
   CHECK(kmajor["tCsB"].extra() == warps * (32 / 4) * 8 * (4 * 8 - 4));  // 14336
   CHECK(kmajor["tCsA"].extra() == 0);
   // The scalar twins store and load the same addresses: the same counts.
-  auto scalar_plain = by_name(step04::model_counts<Unswizzled::Scalar>());
-  auto scalar_swizzled = by_name(step04::model_counts<Default::Scalar>());
+  auto scalar_plain = by_name(step04::Model<Unswizzled::Scalar>::counts());
+  auto scalar_swizzled = by_name(step04::Model<Default::Scalar>::counts());
   for (auto const& [name, w] : plain_counts) {
     CAPTURE(name);
     CHECK(scalar_plain[name].extra() == w.extra());

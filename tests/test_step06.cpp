@@ -196,8 +196,8 @@ TEST_CASE("the model on the kernel's own partitions: 0 conflicts swizzled", "[st
     for (auto const& c : counts) m[c.partition] = c;
     return m;
   };
-  auto swizzled = by_name(step06::model_counts<Default>());
-  auto plain_counts = by_name(step06::model_counts<Unswizzled>());
+  auto swizzled = by_name(step06::Model<Default>::counts());
+  auto plain_counts = by_name(step06::Model<Unswizzled>::counts());
   int const warps = Default::kThreads / 32;
   // cp.async: 16 bytes a lane, 4 chunks per thread and operand (128 rows x 4 chunks / 128 threads).
   CHECK(swizzled["tAsA"].bytes == 16);

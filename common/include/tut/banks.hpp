@@ -237,4 +237,16 @@ WarpAccess warp_instruction_of(AccessesFn<Cfg> accesses, int which, int warp, in
   return warp_instruction([&](int t) { return accesses(smem, which, t); }, warp, i);
 }
 
+/// \brief A step's bank model of configuration \p Cfg: thread t's smem instructions on partition which are
+/// \p Accesses(smem, which, t), and \p Parts() names the partitions (the step's smem_accesses.hpp says both).
+template <class Cfg, AccessesFn<Cfg> Accesses, std::vector<Partition> (*Parts)()>
+struct StepModel {
+  /// \brief The model on the kernel's partitions, per CTA and k-tile.
+  static std::vector<PartitionCount> counts() { return count_partitions<Cfg>(Parts(), Accesses); }
+  /// \brief Warp \p warp's instruction \p i of partition \p which.
+  static WarpAccess warp_instruction(int which, int warp, int i) {
+    return warp_instruction_of<Cfg>(Accesses, which, warp, i);
+  }
+};
+
 }  // namespace tut::banks
