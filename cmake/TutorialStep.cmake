@@ -43,11 +43,13 @@
 #   SANITIZE  the shapes scripts/gpu_check.sh runs compute-sanitizer on, when not its defaults for SIZES
 #             (step11: shapes with more tiles than its persistent CTAs, so that each CTA takes several)
 #   LAUNCH    the name of the step's launch (default: launch)
-#   LAUNCH_WITH  the step has no launch.cu: the build writes <build>/generated/<dir>/launch.cu from
-#             cmake/step_launch.cu.in, which launches the kernel through tut/launch.cuh's
-#             launch_cp_async (cp_async), launch_tma with the threads storing C (tma), or launch_tma
-#             with the TMA unit storing C where C's rows allow it (tma_store), for every configuration
-#             of Variants and, into Default, every bug of Bug (config.hpp ends Bug with `count`)
+#   LAUNCH_WITH  the step has no launch.cu: the build writes <build>/generated/<dir>/launch.cu. With tiles
+#             (steps 01, 02) from cmake/step_launch_tiles.cu.in: tut/launch.cuh's launch_tiles starts the
+#             kernel, one CTA per tile. Otherwise from cmake/step_launch.cu.in, which launches the kernel
+#             through tut/launch.cuh's launch_cp_async (cp_async), launch_tma with the threads storing C
+#             (tma), or launch_tma with the TMA unit storing C where C's rows allow it (tma_store), for
+#             every configuration of Variants and, into Default, every bug of Bug (config.hpp ends Bug
+#             with `count`)
 #   PICTURES  the name of the function that draws the step's own pictures, where it has one
 # The type of A and B is the step's own (the element type its config.hpp names).
 function(add_tutorial_step dir)
@@ -60,8 +62,9 @@ function(add_tutorial_step dir)
   set(launcher_cp_async "launch_cp_async<Cfg>")
   set(launcher_tma "launch_tma<Cfg, tut::StoreC::threads>")
   set(launcher_tma_store "launch_tma<Cfg, tut::StoreC::tma_where_aligned>")
+  set(launcher_tiles "launch_tiles")
   if(S_LAUNCH_WITH AND NOT DEFINED launcher_${S_LAUNCH_WITH})
-    message(FATAL_ERROR "${usage}: LAUNCH_WITH is cp_async, tma or tma_store")
+    message(FATAL_ERROR "${usage}: LAUNCH_WITH is tiles, cp_async, tma or tma_store")
   endif()
   if(S_LAUNCH_WITH AND EXISTS ${PROJECT_SOURCE_DIR}/${dir}/launch.cu)
     message(FATAL_ERROR "${usage}: a step with LAUNCH_WITH has no launch.cu of its own (the build writes it)")
@@ -195,7 +198,11 @@ tut::Step const& step();
     set(launch_cu ${registered}/launch.cu)
     set(launcher ${launcher_${S_LAUNCH_WITH}})
     string(REGEX REPLACE "<.*" "" launcher_doc "tut::${launcher}")
-    configure_file(${PROJECT_SOURCE_DIR}/cmake/step_launch.cu.in ${launch_cu} @ONLY)
+    if(S_LAUNCH_WITH STREQUAL "tiles")
+      configure_file(${PROJECT_SOURCE_DIR}/cmake/step_launch_tiles.cu.in ${launch_cu} @ONLY)
+    else()
+      configure_file(${PROJECT_SOURCE_DIR}/cmake/step_launch.cu.in ${launch_cu} @ONLY)
+    endif()
   endif()
   add_library(${dir}_lib STATIC ${launch_cu} ${host_sources})
   target_include_directories(${dir}_lib PUBLIC ${PROJECT_SOURCE_DIR}/${dir} ${registered})

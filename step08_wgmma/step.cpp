@@ -28,10 +28,6 @@ namespace step08 {
 
 namespace {
 
-using tut::plain;
-using tut::print_item;
-using tut::str;
-
 template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {
   static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);

@@ -22,10 +22,6 @@
 
 namespace step08 {
 
-using tut::plain;
-using tut::print_item;
-using tut::str;
-
 /// \brief The pipeline's first k-tiles: which stage is filled and which is read, as the kernel's PipeState goes,
 /// and which wgmma batch each iteration leaves running.
 template <class Cfg>
@@ -39,19 +35,19 @@ void print_timeline(std::ostream& os, int k_tiles) {
      << "    iteration    wgmma reads     cp.async fills            groups  wait<" << groups_in_flight<S>()
      << "> ensures     left running\n";
   auto fill = [](tut::PipeStep const& p) {
-    return p.fill_k_tile >= 0 ? "k-tile " + str(p.fill_k_tile) + " -> stage " + str(p.fill_stage)
-                              : "nothing (stage " + str(p.fill_stage) + "), empty";
+    return p.fill_k_tile >= 0 ? "k-tile " + tut::str(p.fill_k_tile) + " -> stage " + tut::str(p.fill_stage)
+                              : "nothing (stage " + tut::str(p.fill_stage) + "), empty";
   };
   for (int i = 0; i < shown; ++i) {
     tut::PipeStep const& p = schedule[std::size_t(i)];
     bool const prologue = p.k_tile < 0;
-    std::string const it = prologue ? "prologue" : "k-tile " + str(p.k_tile);
-    std::string const reads = prologue ? "-" : "stage " + str(p.read_stage);
+    std::string const it = prologue ? "prologue" : "k-tile " + tut::str(p.k_tile);
+    std::string const reads = prologue ? "-" : "stage " + tut::str(p.read_stage);
     // The wait at the top of iteration t leaves groups_in_flight groups: those committed before it.
     int const before = p.committed - (prologue ? 0 : 1);
     int const landed = std::min(before - groups_in_flight<S>(), k_tiles);
-    std::string const ensures = prologue || landed < 1 ? "" : "k-tiles 0.." + str(landed - 1);
-    std::string const running = p.running < 0 ? "" : "k-tile " + str(p.running) + "'s batch";
+    std::string const ensures = prologue || landed < 1 ? "" : "k-tiles 0.." + tut::str(landed - 1);
+    std::string const running = p.running < 0 ? "" : "k-tile " + tut::str(p.running) + "'s batch";
     os << "    " << std::left;
     os.width(13);
     os << it;
@@ -93,7 +89,8 @@ void print_what_is_new(std::ostream& os, tut::Options const& o, Tiles const& t) 
   for (int m = 0; m < 8; ++m)
     for (int k : {0, 8}) {
       std::int64_t const byte = smem.offset(&sA(m, k, 0));
-      std::string const cells[] = {str(m), str(k), str(byte), str(byte % 128 / 16), str(byte / 4 % 32)};
+      std::string const cells[] = {tut::str(m), tut::str(k), tut::str(byte), tut::str(byte % 128 / 16),
+                                   tut::str(byte / 4 % 32)};
       int const widths[] = {8, 7, 12, 8, 0};
       os << "    ";
       for (int c = 0; c < 5; ++c)
@@ -110,16 +107,17 @@ void print_what_is_new(std::ostream& os, tut::Options const& o, Tiles const& t) 
 
   using Atom = typename Cfg::TiledMma::Atom;
   os << "  The wgmma atom's layouts, (thread,value) -> index of its 64x" << bn << "x16 tile:\n";
-  print_item(os, "ALayout", plain(typename Atom::Traits::ALayout{}),
+  tut::print_item(os, "ALayout", tut::plain(typename Atom::Traits::ALayout{}),
              "(T128,V64x16) -> (m,k): stride 0 in T, all of A's tile from smem");
-  print_item(os, "BLayout", plain(typename Atom::Traits::BLayout{}), "(T128,V" + str(bn) + "x16) -> (n,k)");
-  print_item(os, "CLayout", plain(typename Atom::Traits::CLayout{}),
-             "(T128,V" + str(64 * bn / 128) + ") -> m + 64n: the accumulators");
+  tut::print_item(os, "BLayout", tut::plain(typename Atom::Traits::BLayout{}),
+                  "(T128,V" + tut::str(bn) + "x16) -> (n,k)");
+  tut::print_item(os, "CLayout", tut::plain(typename Atom::Traits::CLayout{}),
+             "(T128,V" + tut::str(64 * bn / 128) + ") -> m + 64n: the accumulators");
   os << "  Thread t of a warpgroup holds rows 16(t/32) + (t%32)/4 and that + 8, columns 2(t%4), 2(t%4)+1 of every\n"
      << "  8-column group: warp w owns rows 16w..16w+15, as mma.sync's C fragment repeated " << bn / 8 << " times.\n\n";
   auto const cells = tut::tv_cells(typename Atom::Traits::CLayout{}, 64, bn);
   std::vector<std::pair<int, int>> top(cells.begin(), cells.begin() + 16 * bn);  // rows 0..15: warp 0
-  for (auto const& line : tut::tv_grid("  C: who holds C(m,n) of a warpgroup's 64x" + str(bn) +
+  for (auto const& line : tut::tv_grid("  C: who holds C(m,n) of a warpgroup's 64x" + tut::str(bn) +
                                            " tile, rows 0..15 (warp 0), cols 0..15",
                                        top, 16, bn, 0, 16, 'm', 'n'))
     os << line << '\n';

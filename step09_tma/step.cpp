@@ -28,8 +28,6 @@ namespace step09 {
 
 namespace {
 
-using tut::plain;
-using tut::print_item;
 using tut::str;
 
 template <class Cfg>

@@ -20,10 +20,6 @@
 
 namespace step09 {
 
-using tut::plain;
-using tut::print_item;
-using tut::str;
-
 /// \brief The pipeline's first k-tiles: which stage TMA fills and which the wgmmas read, the barrier phase each
 /// read waits for, as the kernel's PipeState goes, and which wgmma batch each iteration leaves running.
 template <class Cfg>
@@ -37,15 +33,15 @@ void print_timeline(std::ostream& os, int k_tiles) {
      << "  returns once the phase of parity p has completed: lap L round the ring waits for parity L % 2.\n\n"
      << "    iteration    thread 0: TMA             then wait       wgmma reads   left running\n";
   auto fill = [](tut::PipeStep const& p) {
-    return p.fill_k_tile >= 0 ? "k-tile " + str(p.fill_k_tile) + " -> stage " + str(p.fill_stage) : "nothing";
+    return p.fill_k_tile >= 0 ? "k-tile " + tut::str(p.fill_k_tile) + " -> stage " + tut::str(p.fill_stage) : "nothing";
   };
   for (int i = 0; i < shown; ++i) {
     tut::PipeStep const& p = schedule[std::size_t(i)];
     bool const prologue = p.k_tile < 0;
-    std::string const cells[] = {prologue ? "prologue" : "k-tile " + str(p.k_tile), fill(p),
-                                 prologue ? "" : "full[" + str(p.read_stage) + "], " + str(p.parity),
-                                 prologue ? "" : "stage " + str(p.read_stage),
-                                 p.running < 0 ? "" : "k-tile " + str(p.running) + "'s batch"};
+    std::string const cells[] = {prologue ? "prologue" : "k-tile " + tut::str(p.k_tile), fill(p),
+                                 prologue ? "" : "full[" + tut::str(p.read_stage) + "], " + tut::str(p.parity),
+                                 prologue ? "" : "stage " + tut::str(p.read_stage),
+                                 p.running < 0 ? "" : "k-tile " + tut::str(p.running) + "'s batch"};
     int const widths[] = {13, 26, 16, 14, 0};
     os << "    ";
     for (int c = 0; c < 5; ++c)

@@ -19,10 +19,6 @@
 
 namespace step10 {
 
-using tut::plain;
-using tut::print_item;
-using tut::str;
-
 /// \brief The barrier phases of the first k-tiles, as the kernel's RingState counters go.
 template <class Cfg>
 void print_barriers(std::ostream& os, int k_tiles) {
@@ -38,11 +34,14 @@ void print_barriers(std::ostream& os, int k_tiles) {
   for (int i = 0; i < shown; ++i) {
     tut::RingStep const& b = schedule[std::size_t(i)];
     std::string const wait_empty =
-        "parity " + str(b.empty_parity) +
-        (b.lap == 0 ? " (passes: fresh)" : " (k-tile " + str(b.k_tile - S) + " read)");
+        "parity " + tut::str(b.empty_parity) +
+        (b.lap == 0 ? " (passes: fresh)" : " (k-tile " + tut::str(b.k_tile - S) + " read)");
     std::string const released =
-        b.released_stage < 0 ? "-" : "empty[" + str(b.released_stage) + "] (k-tile " + str(b.released_k_tile) + ")";
-    tut::print_row(os, {str(b.k_tile), str(b.stage), wait_empty, "TMA A,B", "parity " + str(b.full_parity), released},
+        b.released_stage < 0 ? "-"
+                             : "empty[" + tut::str(b.released_stage) + "] (k-tile " + tut::str(b.released_k_tile) + ")";
+    tut::print_row(os,
+                   {tut::str(b.k_tile), tut::str(b.stage), wait_empty, "TMA A,B", "parity " + tut::str(b.full_parity),
+                    released},
                    {8, 7, 30, 9, 29});
   }
   if (k_tiles > shown) os << "    ... (the same, round the ring; the parities flip every lap)\n";

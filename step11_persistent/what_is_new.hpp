@@ -18,10 +18,6 @@
 
 namespace step11 {
 
-using tut::plain;
-using tut::print_item;
-using tut::str;
-
 /// \brief Section 4 for configuration Cfg, problem \p o, its traced tile \p t (tut::tile_cta) and CTA \p traced.
 template <class Cfg, class Tiles, class Traced>
 void print_what_is_new(std::ostream& os, tut::Options const& o, Tiles const& t, Traced const& traced) {

@@ -164,8 +164,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
 
   //! [producer]
   // ---- Producer warpgroup: one thread keeps the ring full ----------------------------------------------
-  // TUTORIAL: for each tile, each k-tile: wait until its stage is empty; TMA the k-tile into it, completing on
-  // full[stage]. The producer runs as far ahead as the ring lets it, on into the next tile's k-tiles.
+  // TUTORIAL: for each tile, each k-tile: wait until its stage is empty; TMA the k-tile into it, completing
+  // on full[stage]. The producer runs as far ahead as the ring lets it, on into the next tile's k-tiles.
   if (warpgroup == CONSUMERS) {
     cutlass::arch::warpgroup_reg_dealloc<Cfg::kProducerRegs>();  // give registers back to the consumers
     if (threadIdx.x == CONSUMERS * kWarpgroupThreads) {

@@ -17,10 +17,6 @@
 
 namespace step12 {
 
-using tut::plain;
-using tut::print_item;
-using tut::str;
-
 /// \brief The barrier phases around the traced CTA's first tile boundary, as the kernel's RingState counters go.
 template <class Cfg>
 void print_barriers(std::ostream& os, int k_tiles, int visits) {

@@ -175,8 +175,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
 
   //! [producer]
   // ---- Producer warpgroup: one thread keeps the ring full ----------------------------------------------
-  // TUTORIAL: for each tile, each k-tile: wait until its stage is empty; TMA the k-tile into it, completing on
-  // full[stage]. The producer runs as far ahead as the ring lets it, on into the next tile's k-tiles.
+  // TUTORIAL: for each tile, each k-tile: wait until its stage is empty; TMA the k-tile into it, completing
+  // on full[stage]. The producer runs as far ahead as the ring lets it, on into the next tile's k-tiles.
   // It does not know which warpgroup reads what: it fills the ring with the CTA's tiles in order, and
   // warpgroup v % 2 takes the k-tiles of visit v.
   if (warpgroup == CONSUMERS) {

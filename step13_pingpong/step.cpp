@@ -25,7 +25,9 @@ namespace step13 {
 
 namespace {
 
-// print_item, plain and str are tut's: what_is_new.hpp declares them in this step's namespace.
+using tut::plain;
+using tut::print_item;
+using tut::str;
 
 template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {

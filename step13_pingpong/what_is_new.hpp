@@ -17,10 +17,6 @@
 
 namespace step13 {
 
-using tut::plain;
-using tut::print_item;
-using tut::str;
-
 /// \brief The ping-pong: the traced CTA's tiles, which warpgroup takes each, where its k-tiles lie in the ring,
 /// and the turn each waits for.
 template <class Cfg>
@@ -43,10 +39,12 @@ void print_turns(std::ostream& os, tut::TracedTile const& traced, int K) {
     tut::TileCoord const t = s.tile(cta, v, tm, tn);
     int const first = v * k_tiles;
     RingState<S> const r = RingState<S>::at(first);
-    std::string cells[] = {str(v), "(" + str(t.m) + "," + str(t.n) + ")", str(v % 2),
-                           str(first) + ".." + str(first + k_tiles - 1),
-                           str(r.index) + ", " + str(first / S) + " (parity " + str(r.consumer_parity()) + ")",
-                           v == 0 ? std::string("-") : "wait turn[" + str(v % 2) + "], parity " + str(turn_parity(v))};
+    std::string cells[] = {tut::str(v), "(" + tut::str(t.m) + "," + tut::str(t.n) + ")", tut::str(v % 2),
+                           tut::str(first) + ".." + tut::str(first + k_tiles - 1),
+                           tut::str(r.index) + ", " + tut::str(first / S) + " (parity " +
+                               tut::str(r.consumer_parity()) + ")",
+                           v == 0 ? std::string("-")
+                                  : "wait turn[" + tut::str(v % 2) + "], parity " + tut::str(turn_parity(v))};
     int const widths[] = {7, 10, 11, 22, 20, 0};
     os << "    ";
     for (int c = 0; c < 6; ++c) {

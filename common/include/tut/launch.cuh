@@ -3,7 +3,8 @@
 /// TMA needs of the problem, make the TMA descriptors from the step's configuration, pack the kernel's
 /// one argument (tut/kernel_params.hpp), ask for the dynamic shared memory, and start the grid the
 /// configuration's schedule gives. A step's launch.cu names its kernel (from step 07 on the build
-/// writes it, from cmake/step_launch.cu.in).
+/// writes it, from cmake/step_launch.cu.in). Steps 01 and 02, whose kernels take everything as
+/// arguments, launch through launch_tiles (their launch.cu from cmake/step_launch_tiles.cu.in).
 ///
 /// CUTLASS splits the same work between `GemmUniversal::to_underlying_arguments()` (the Params, the TMA
 /// descriptors among them) and `GemmUniversalAdapter::run()` (the smem attribute, the grid, the launch).
@@ -39,6 +40,28 @@ bool c_rows_aligned(GemmArgs const& args);
 /// \brief Lift \p kernel's dynamic shared memory limit to \p bytes (above 48 KB a kernel must ask): once
 /// per kernel, on its first launch, not on every launch the benchmark times.
 void allow_dynamic_smem(void const* kernel, int bytes);
+
+/// \brief The launch of steps 01 and 02, whose kernels take everything as arguments: one CTA per
+/// BLK_M×BLK_N tile of C (the grid rounded up), the TiledMMA's threads in each, no shared memory.
+/// \p start(grid, block, args...) starts the step's kernel on the arguments it takes: the tiler, A and
+/// its layout (\p make_a(M,K)), B and its layout, C and its layout, the TiledMMA and what to store.
+//! [launch_tiles]
+template <class T, class CtaTiler, class TiledMma, class MakeA, class MakeB, class MakeC, class Start>
+void launch_tiles(GemmArgs const& args, CtaTiler cta_tiler, TiledMma mma,
+                  MakeA make_a, MakeB make_b, MakeC make_c, Start start) {
+  using cute::ceil_div;
+  int const M = int(args.problem.m), N = int(args.problem.n), K = int(args.problem.k);
+  dim3 block(cute::size(mma));                              // the TiledMMA's threads
+  dim3 grid(ceil_div(M, int(cute::size<0>(cta_tiler))),    // one CTA per BLK_M x BLK_N tile of C
+            ceil_div(N, int(cute::size<1>(cta_tiler))));
+  start(grid, block,
+        cta_tiler,
+        static_cast<T const*>(args.A), make_a(M, K),
+        static_cast<T const*>(args.B), make_b(N, K),
+        args.C, make_c(M, N),
+        mma, args.store);
+}
+//! [launch_tiles]
 
 /// \brief Launch \p kernel on \p p: Cfg's threads and shared memory, and the grid p.schedule gives for
 /// the tiles of \p GridTiler (the configuration's CTA tiler).
