@@ -44,7 +44,8 @@ inline void print_row(std::ostream& os, std::vector<std::string> const& cells, s
 template <class T, int ROW, int THREADS>
 void print_row_copy(std::ostream& os, std::string const& name, std::string const& op, std::string const& note) {
   print_item(os, name,
-             op + " x threads " + plain(RowThrLayout<T, ROW, THREADS>{}) + " x values " + plain(cute::shape(RowValLayout<T>{})),
+             op + " x threads " + plain(RowThrLayout<T, ROW, THREADS>{}) + " x values " +
+                 plain(cute::shape(RowValLayout<T>{})),
              note);
 }
 
@@ -348,8 +349,7 @@ auto print_staged_c_sections(std::ostream& os, Options const& o, int chunk, std:
   typename Cfg::TiledMma mma;
   typename Cfg::TiledCopyC copy_c;
   int const bm = size<0>(cta_tiler), bn = size<1>(cta_tiler);
-  constexpr RingCopies copies = COPIES;
-  constexpr bool producer = copies == RingCopies::tma_producer;
+  constexpr bool producer = COPIES == RingCopies::tma_producer;
   int const consumers = int(size(mma)) / 128;  // the warpgroups that compute (and store C)
 
   TracedTile const traced = [&] {
@@ -361,11 +361,11 @@ auto print_staged_c_sections(std::ostream& os, Options const& o, int chunk, std:
       return tr;
     } else {
       return print_warpgroups_head<Cfg>(os, o,
-                                        copies == RingCopies::tma ? "each computes; thread 0 also issues the TMA copies"
+                                        COPIES == RingCopies::tma ? "each computes; thread 0 also issues the TMA copies"
                                                                   : "each copies and computes, as step07's warps did");
     }
   }();
-  if constexpr (copies == RingCopies::cp_async)
+  if constexpr (COPIES == RingCopies::cp_async)
     print_row_copy<TA, size<2>(typename Cfg::CtaTiler{}), int(size(typename Cfg::TiledMma{}))>(
         os, "TiledCopy", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>", "gmem -> smem, as step07, zero-fill");
   else
@@ -374,19 +374,19 @@ auto print_staged_c_sections(std::ostream& os, Options const& o, int chunk, std:
       os, "epilogue", "UniversalCopy<uint128_t>",
       producer ? "smem -> gmem by the consumers, 16 bytes per store, as step09"
                : "smem -> gmem, 16 bytes per store, as step07");
-  if constexpr (copies == RingCopies::cp_async)
+  if constexpr (COPIES == RingCopies::cp_async)
     print_item(os, "sizes", "any M and N; K a multiple of " + str(chunk), "whole 16-byte chunks per row");
   else
     print_tma_sizes(os, chunk);
 
   auto const t =
-      print_section3_tiles<TA, TC, MakeA, MakeB, MakeC>(os, o, cta_tiler, traced, copies != RingCopies::cp_async);
+      print_section3_tiles<TA, TC, MakeA, MakeB, MakeC>(os, o, cta_tiler, traced, COPIES != RingCopies::cp_async);
   Tensor sA = make_tensor(make_smem_ptr(static_cast<TA*>(nullptr)), typename Cfg::SmemLayoutA{});  // (BLK_M,BLK_K,S)
   Tensor sB = make_tensor(make_smem_ptr(static_cast<TA*>(nullptr)), typename Cfg::SmemLayoutB{});  // (BLK_N,BLK_K,S)
   Tensor sC = make_tensor(make_smem_ptr(static_cast<TC*>(nullptr)), typename Cfg::SmemLayoutC{});  // (BLK_M,BLK_N)
   std::string const ring = "shared memory: a ring of " + str(S) + " k-tiles of A and of B";
   std::string const c_reuse = "sC's " + str(bm * bn * int(sizeof(TC))) + " reuse them";
-  if (producer)
+  if constexpr (producer)
     print_gmma_ring<Cfg, SmemAtomAB>(
         os, "\n  " + ring + ", in GMMA's 128-byte swizzle atom\n", true, plain(sC.layout()),
         "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)",
@@ -394,13 +394,13 @@ auto print_staged_c_sections(std::ostream& os, Options const& o, int chunk, std:
             " mbarriers, 1 KB alignment");
   else
     print_gmma_ring<Cfg, SmemAtomAB>(
-        os, std::string(copies == RingCopies::tma ? "\n" : "") + "  " + ring +
+        os, std::string(COPIES == RingCopies::tma ? "\n" : "") + "  " + ring +
                 " in GMMA's 128-byte swizzle atom, then the C\n  tile in the same bytes\n",
         false, plain(sC.layout()), "(BLK_M,BLK_N) -> smem_idx, row-major, swizzled (step07's)",
         str(S) + " stages x " + str(Cfg::kStageBytes) +
-            (copies == RingCopies::tma ? " (" + c_reuse + "), " + barriers + " mbarriers, 1 KB alignment"
+            (COPIES == RingCopies::tma ? " (" + c_reuse + "), " + barriers + " mbarriers, 1 KB alignment"
                                        : "; " + c_reuse));
-  if constexpr (copies == RingCopies::cp_async)
+  if constexpr (COPIES == RingCopies::cp_async)
     print_copy_partition(os, t, sA, sB, typename Cfg::TiledCopyA{}, typename Cfg::TiledCopyB{}, T,
                          "cp.async chunks of each k-tile", false);
   else
