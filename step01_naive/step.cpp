@@ -75,7 +75,7 @@ tut::Step const& step() {
   static tut::Step const s = tut::make_step<Element, make_layout_A, make_layout_B, make_layout_C>(
       kRegistration, {256, 128, 32}, {tut::Major::mn, tut::Major::mn, tut::Order::row}, {size<0>(CtaTiler{}), size<1>(CtaTiler{}), size<2>(CtaTiler{})},
       {tut::make_variant<CtaTiler, TiledMma>("default", &launch, &trace)}, {},
-      {{"FFMA", "fp32 fused multiply-add: one per k of the thread's one output"}});
+      {{"FFMA", "fp32 fused multiply-add: one per output and k, 64 outputs x 8 k of a k-tile (unrolled)"}});
   return s;
 }
 
