@@ -2,14 +2,10 @@
 #include "tut/pictures.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <ostream>
 #include <sstream>
 #include <system_error>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "tut/status.hpp"
 
@@ -165,23 +161,6 @@ std::string html_page(ViewerPage const& p) {
         "<div id=\"grid\"></div></div>\n<script>\n"
      << data.str() << kScript << "</script>\n</body>\n</html>\n";
   return os.str();
-}
-
-void printf_to_file(std::string const& path, void (*draw)()) {
-  // Point file descriptor 1 at the file for the duration of draw(), then put the terminal back.
-  std::fflush(stdout);
-  int const saved = dup(STDOUT_FILENO);
-  int const fd = saved < 0 ? -1 : ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) {
-    if (saved >= 0) close(saved);
-    throw UsageError("cannot write " + path);
-  }
-  dup2(fd, STDOUT_FILENO);
-  close(fd);
-  draw();
-  std::fflush(stdout);
-  dup2(saved, STDOUT_FILENO);
-  close(saved);
 }
 
 void make_dir(std::string const& dir) {

@@ -44,6 +44,10 @@ std::string squares(std::vector<std::pair<int, int>> cells) {
 
 constexpr char const* kFont = "font-family=\"DejaVu Sans Mono,monospace\"";
 
+// The width a page shows a picture at without scaling it down (GitHub's Markdown body: 830 px): a
+// picture drawn within it keeps every text at the size it was drawn.
+constexpr double kPageWidth = 830;
+
 // The width a line of monospace text of \p size needs.
 double text_width(std::string const& s, double size) { return 0.62 * size * double(s.size()); }
 
@@ -72,6 +76,27 @@ double lines_width(std::vector<std::string> const& lines, double size) {
   double w = 0;
   for (auto const& l : lines) w = std::max(w, text_width(l, size));
   return w;
+}
+
+// \p s at \p size broken into lines that fit the page's width from \p x.
+std::vector<std::string> heading_lines(double x, std::string const& s, double size) {
+  return s.empty() ? std::vector<std::string>{} : wrap(s, std::size_t((kPageWidth - x - 16) / (0.62 * size)));
+}
+
+// The width the heading needs from the picture's left edge.
+double heading_width(double x, std::string const& title, std::string const& note) {
+  return x + 16 + std::max(lines_width(heading_lines(x, title, 13), 13), lines_width(heading_lines(x, note, 10), 10));
+}
+
+// A title (13) and a note under it (10), each broken into lines that fit the page's width from \p x; returns
+// how far below the one-line title and note (y 18 and 34) the last line of the note lies.
+double draw_heading(Doc& d, double x, std::string const& title, std::string const& note) {
+  auto const title_lines = heading_lines(x, title, 13), note_lines = heading_lines(x, note, 10);
+  double const extra_title = 16 * double(title_lines.size() - 1);
+  for (std::size_t i = 0; i < title_lines.size(); ++i) d.text(x, 18 + 16 * double(i), title_lines[i], 13);
+  for (std::size_t i = 0; i < note_lines.size(); ++i)
+    d.text(x, 34 + extra_title + 14 * double(i), note_lines[i], 10, "start", "#555");
+  return extra_title + 14 * double(std::max<std::size_t>(note_lines.size(), 1) - 1);
 }
 
 // Every how many cells of \p cell units a ruler number fits in \p room units: 1, 2, 4, 8, ...
@@ -215,7 +240,8 @@ std::string ownership(Cells const& c, int traced, std::string const& title, char
     d.text(left + (k + 0.5) * cell, top - 4, std::to_string(first_col + k), 9, "middle", "#555");
   int const rstep = ruler_step(cell, 14);
   for (int r = 0; r < c.rows; r += rstep)
-    d.text(left - 6, top + (r + 1) * cell, std::to_string(first_row + r), 9, "end", "#555");
+    if ((r + 1) * cell >= 9)  // a row number clear of the column numbers above the tile
+      d.text(left - 6, top + (r + 1) * cell, std::to_string(first_row + r), 9, "end", "#555");
   d.text(left + c.cols * cell / 2, top + c.rows * cell + 24, std::string(1, col_name) + " ->", 11, "middle");
   d.text(12, top + c.rows * cell / 2, std::string(1, row_name), 11, "start");
   return d.str();
@@ -249,15 +275,24 @@ std::string thread_panels(std::vector<Panel> const& panels, std::string const& c
 }
 
 std::string tv_grid(Cells const& c, int run, std::string const& title, char row_name, char col_name) {
-  double const cell = std::max(6.0, std::min(12.0, 1024.0 / std::max(c.rows, c.cols)));
-  double const left = 48, top = 60;
+  // Cells of 12 units, so that a vector's thread label fits at 9; a tall grid folds into blocks of rows
+  // side by side, as many as the page's width holds, so that the picture stays within it.
+  double const left = 48, block_gap = 40, cell = std::min(12.0, (kPageWidth - left - 16) / c.cols);
+  double const block_w = c.cols * cell + block_gap;
+  int const blocks_across = std::max(1, int((kPageWidth - left - 16 + block_gap) / block_w));
+  int const rows_per_block = c.rows * cell > 640 ? std::max(1, (c.rows + blocks_across - 1) / blocks_across) : c.rows;
+  int const blocks = (c.rows + rows_per_block - 1) / rows_per_block;
   std::string const note = "coloured by thread; each " + std::to_string(run) +
                            "-element vector (one copy instruction) outlined and labelled with its thread";
-  Doc d(std::max({left + c.cols * cell + 16, left + text_width(title, 13) + 16, left + text_width(note, 10) + 16}),
-        top + c.rows * cell + 40);
-  d.text(left, 18, title, 13);
-  d.text(left, 34, note, 10, "start", "#555");
+  Doc measure(0, 0);
+  double const top = 60 + draw_heading(measure, left, title, note);
+  Doc d(std::max(left + blocks * block_w - block_gap + 16, heading_width(left, title, note)),
+        top + rows_per_block * cell + 40);
+  draw_heading(d, left, title, note);
   auto at = [&](int r, int k) { return c.owner[std::size_t(r) * std::size_t(c.cols) + std::size_t(k)]; };
+  // Where cell (r, k) is drawn: its block's column of the picture, and its row within the block.
+  auto x_of = [&](int r, double k) { return left + (r / rows_per_block) * block_w + k * cell; };
+  auto y_of = [&](double r) { return top + std::fmod(r, double(rows_per_block)) * cell; };
   std::map<int, std::vector<std::pair<int, int>>> by_thread;
   // Each vector: (thread, first value) -> its cells.
   std::map<std::pair<int, int>, std::vector<std::pair<int, int>>> vectors;
@@ -268,28 +303,70 @@ std::string tv_grid(Cells const& c, int run, std::string const& title, char row_
       by_thread[t].push_back({r, k});
       vectors[{t, v - v % run}].push_back({r, k});
     }
-  d.begin_group(left, top, cell);
-  for (auto const& [t, cells] : by_thread) d.path(squares(cells), thread_color(t), "", 0, "thread " + std::to_string(t));
-  d.end_group();
+  for (int b = 0; b < blocks; ++b) {
+    d.begin_group(left + b * block_w, top, cell);
+    for (auto const& [t, cells] : by_thread) {
+      std::vector<std::pair<int, int>> mine;
+      for (auto const& [r, k] : cells)
+        if (r / rows_per_block == b) mine.push_back({r - b * rows_per_block, k});
+      if (!mine.empty()) d.path(squares(mine), thread_color(t), "", 0, "thread " + std::to_string(t));
+    }
+    d.end_group();
+  }
   for (auto const& [tv, cells] : vectors) {
-    // The vector's extent; its label runs along it, as large as fits (down a column: turned).
+    // The vector's extent; its label runs along it, at 9 where it fits (down a column: turned), else
+    // none: the colour says it.
     int r0 = c.rows, r1 = -1, k0 = c.cols, k1 = -1;
     for (auto const& [r, k] : cells) r0 = std::min(r0, r), r1 = std::max(r1, r), k0 = std::min(k0, k), k1 = std::max(k1, k);
-    double const x = left + k0 * cell, y = top + r0 * cell, w = (k1 - k0 + 1) * cell, h = (r1 - r0 + 1) * cell;
+    if (r0 / rows_per_block != r1 / rows_per_block) continue;  // split between two blocks: no label
+    double const x = x_of(r0, k0), y = y_of(r0), w = (k1 - k0 + 1) * cell, h = (r1 - r0 + 1) * cell;
     d.rect(x, y, w, h, "none", "#fff", 0.8);
     std::string const label = "T" + std::to_string(tv.first);
     bool const down = h > w;
     double const along = down ? h : w, across = down ? w : h;
-    double const size = std::min({9.0, 0.8 * across, 0.9 * along / (0.62 * double(label.size()))});
-    if (size < 4) continue;  // no room: the colour and the tooltip say it
-    d.text_turned(x + w / 2, y + h / 2, label, size, down);
+    if (0.8 * across < 9 || 0.9 * along < text_width(label, 9)) continue;
+    d.text_turned(x + w / 2, y + h / 2, label, 9, down);
   }
-  int const rstep = ruler_step(cell, 14);
-  for (int r = 0; r < c.rows; r += rstep) d.text(left - 6, top + (r + 1) * cell, std::to_string(r), 9, "end", "#555");
-  int const kstep = ruler_step(cell, 24);
-  for (int k = 0; k < c.cols; k += kstep) d.text(left + (k + 0.5) * cell, top - 4, std::to_string(k), 9, "middle", "#555");
-  d.text(left + c.cols * cell / 2, top + c.rows * cell + 24, std::string(1, col_name) + " ->", 11, "middle");
-  d.text(12, top + c.rows * cell / 2, std::string(1, row_name), 11, "start");
+  for (int b = 0; b < blocks; ++b) {
+    double const x0 = left + b * block_w;
+    for (int r = b * rows_per_block; r < std::min(c.rows, (b + 1) * rows_per_block); r += ruler_step(cell, 14))
+      d.text(x0 - 6, y_of(r) + cell, std::to_string(r), 9, "end", "#555");
+    for (int k = 0; k < c.cols; k += ruler_step(cell, 24))
+      d.text(x0 + (k + 0.5) * cell, top - 4, std::to_string(k), 9, "middle", "#555");
+    d.text(x0 + c.cols * cell / 2, top + rows_per_block * cell + 24, std::string(1, col_name) + " ->", 11, "middle");
+  }
+  d.text(12, top + rows_per_block * cell / 2, std::string(1, row_name), 11, "start");
+  return d.str();
+}
+
+std::string mma_panels(Cells const& a, Cells const& b, Cells const& c, std::string const& title, std::string const& note) {
+  // Cells of 24 units: "T127" over "V15" at 9 in each.
+  double const cell = 24, gap = 10, x0 = 28;
+  auto const note_lines = wrap(note);
+  double const top = 70 + 14 * double(note_lines.size() - 1);
+  double const xc = x0 + a.cols * cell + gap, yc = top + b.cols * cell + gap;  // C's corner; B is drawn k down
+  Doc d(std::max({xc + c.cols * cell + 8, 12 + text_width(title, 13) + 16, 12 + lines_width(note_lines, 10) + 16}),
+        yc + c.rows * cell + 28);
+  d.text(12, 18, title, 13);
+  draw_note(d, 12, note_lines);
+  auto cell_at = [&](double x, double y, std::pair<int, int> tv) {
+    if (tv.first < 0) return;
+    d.rect(x, y, cell, cell, thread_color(tv.first), "#fff", 0.8,
+           "thread " + std::to_string(tv.first) + ", value " + std::to_string(tv.second));
+    d.text(x + cell / 2, y + 10, "T" + std::to_string(tv.first), 9, "middle");
+    d.text(x + cell / 2, y + 21, "V" + std::to_string(tv.second), 9, "middle");
+  };
+  auto owner = [](Cells const& g, int r, int k) { return g.owner[std::size_t(r) * std::size_t(g.cols) + std::size_t(k)]; };
+  for (int m = 0; m < a.rows; ++m)
+    for (int k = 0; k < a.cols; ++k) cell_at(x0 + k * cell, yc + m * cell, owner(a, m, k));
+  for (int n = 0; n < b.rows; ++n)
+    for (int k = 0; k < b.cols; ++k) cell_at(xc + n * cell, top + k * cell, owner(b, n, k));
+  for (int m = 0; m < c.rows; ++m)
+    for (int n = 0; n < c.cols; ++n) cell_at(xc + n * cell, yc + m * cell, owner(c, m, n));
+  d.text(x0, yc - 8, "A (m down, k across)", 11);
+  d.text(x0, top + 12, "B (n across,", 11);
+  d.text(x0, top + 28, "k down)", 11);
+  d.text(xc, yc + c.rows * cell + 18, "C (m down, n across)", 11);
   return d.str();
 }
 
@@ -386,7 +463,7 @@ std::string bank_maps(std::string const& title, banks::WarpAccess const& unswizz
     d.text(12, y + box * 2.5, "ideal " + std::to_string(f.ideal), 10, "start", "#555");
     for (int l = 0; l < banks::kWarp; ++l) {
       double const x = left + l * box;
-      d.text(x + box / 2, y - 4, std::to_string(l), 8, "middle", "#777");
+      d.text(x + box / 2, y - 4, std::to_string(l), 9, "middle", "#777");
       if (w.addr[l] == banks::kIdle) {
         d.rect(x, y, box, box, "#f5f5f5", "#ccc", 0.5, "lane " + std::to_string(l) + ": idle");
         continue;
@@ -411,30 +488,43 @@ std::string timeline(std::string const& title, std::string const& note, std::vec
   for (auto const& r : rows) label_w = std::max(label_w, text_width(r, 11));
   for (auto const& c : cols) col_w = std::max(col_w, text_width(c, 10) + 8);
   for (auto const& b : bars) col_w = std::max(col_w, text_width(b.label, 10) / double(b.to - b.from) + 8);
-  auto const note_lines = wrap(note);
-  double const left = 16 + label_w + 12, top = 70 + 14 * double(note_lines.size() - 1), row_h = 30;
-  double const bottom = top + double(rows.size()) * row_h;
+  double const left = 16 + label_w + 12, row_h = 30, band_gap = 34;
+  // A timeline wider than a page folds into bands of columns, one under the other, each with its own
+  // column heads and row names: every text keeps its size where the page shows the picture.
+  int const per_band = std::max(1, int((kPageWidth - left - 16) / col_w));
+  int const ncols = int(cols.size()), bands = (ncols + per_band - 1) / per_band;
+  Doc measure(0, 0);
+  double const first_top = 70 + draw_heading(measure, 12, title, note), band_h = double(rows.size()) * row_h;
+  auto band_top = [&](int band) { return first_top + double(band) * (band_h + band_gap); };
+  double const bottom = band_top(bands - 1) + band_h;
   double key_width = 0;
   for (auto const& k : key) key_width = std::max(key_width, text_width(k.second, 10) + 40);
-  Doc d(std::max({left + double(cols.size()) * col_w + 16, 12 + text_width(title, 13) + 16, 12 + lines_width(note_lines, 10) + 16,
-                  12 + std::min<double>(3, double(key.size())) * key_width}),
-        bottom + 24 + 20 * double((key.size() + 2) / 3));
-  d.text(12, 18, title, 13);
-  draw_note(d, 12, note_lines);
-  for (std::size_t c = 0; c < cols.size(); ++c) {
-    double const x = left + double(c) * col_w;
-    d.rect(x, top, col_w, bottom - top, c % 2 ? "#fafafa" : "#f0f0f0");
-    d.text(x + col_w / 2, top - 8, cols[c], 10, "middle", "#333");
-  }
-  for (std::size_t r = 0; r < rows.size(); ++r)
-    d.text(left - 12, top + (double(r) + 0.65) * row_h, rows[r], 11, "end");
-  for (auto const& b : bars) {
-    double const x = left + b.from * col_w + 2, y = top + b.row * row_h + 4, w = (b.to - b.from) * col_w - 4;
-    d.rect(x, y, w, row_h - 8, b.fill, "#555", 0.5, b.tip.empty() ? b.label : b.tip);
-    d.text(x + w / 2, y + (row_h - 8) * 0.7, b.label, 10, "middle");
+  std::size_t const key_cols = std::size_t(std::clamp(int((kPageWidth - 12) / std::max(key_width, 1.0)), 1, 3));
+  Doc d(std::max({left + double(std::min(ncols, per_band)) * col_w + 16, heading_width(12, title, note),
+                  12 + double(std::min(key_cols, key.size())) * key_width}),
+        bottom + 24 + 20 * double((key.size() + key_cols - 1) / key_cols));
+  draw_heading(d, 12, title, note);
+  for (int band = 0; band < bands; ++band) {
+    int const c0 = band * per_band, c1 = std::min(ncols, c0 + per_band);
+    double const top = band_top(band);
+    for (int c = c0; c < c1; ++c) {
+      double const x = left + double(c - c0) * col_w;
+      d.rect(x, top, col_w, band_h, c % 2 ? "#fafafa" : "#f0f0f0");
+      d.text(x + col_w / 2, top - 8, cols[std::size_t(c)], 10, "middle", "#333");
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      d.text(left - 12, top + (double(r) + 0.65) * row_h, rows[r], 11, "end");
+    for (auto const& b : bars) {
+      // The part of the bar in this band; its label where it fits (the colour and the key say the rest).
+      int const from = std::max(b.from, c0), to = std::min(b.to, c1);
+      if (from >= to) continue;
+      double const x = left + (from - c0) * col_w + 2, y = top + b.row * row_h + 4, w = (to - from) * col_w - 4;
+      d.rect(x, y, w, row_h - 8, b.fill, "#555", 0.5, b.tip.empty() ? b.label : b.tip);
+      if (text_width(b.label, 10) <= w - 2) d.text(x + w / 2, y + (row_h - 8) * 0.7, b.label, 10, "middle");
+    }
   }
   for (std::size_t i = 0; i < key.size(); ++i) {
-    double const x = 12 + double(i % 3) * key_width, y = bottom + 16 + 20 * double(i / 3);
+    double const x = 12 + double(i % key_cols) * key_width, y = bottom + 16 + 20 * double(i / key_cols);
     d.rect(x, y, 14, 14, key[i].first, "#555", 0.5);
     d.text(x + 20, y + 11, key[i].second, 10, "start", "#333");
   }
@@ -480,7 +570,7 @@ std::string tma_boxes(std::string const& title, std::string const& note, std::in
                       int box_m, int box_k, std::int64_t tile_m, int stages) {
   std::int64_t const k_tiles = (K + box_k - 1) / box_k, tiles_m = (M + box_m - 1) / box_m;
   std::int64_t const rows_shown = tiles_m * box_m;  // the last tile-row's boxes may pass M
-  double const sx = std::min(1.5, 760.0 / double(k_tiles * box_k)), sy = std::min(1.5, 420.0 / double(rows_shown));
+  double const sx = std::min(1.5, (kPageWidth - 80) / double(k_tiles * box_k)), sy = std::min(1.5, 420.0 / double(rows_shown));
   auto const note_lines = wrap(note);
   double const left = 56, top = 64 + 14 * double(note_lines.size() - 1);
   double const w = double(K) * sx, h = double(M) * sy;
@@ -531,19 +621,22 @@ std::string bank_tiles(std::string const& title, std::string const& note, std::v
   int period = 1;
   for (auto const& p : all) period = std::lcm(period, row_period(p.bank, p.rows, p.cols));
   std::vector<BankPanel> panels = all;
+  std::string shown;
   for (auto& p : panels)
     if (period < p.rows) {
-      p.title += ", rows 0.." + std::to_string(period - 1) + " of " + std::to_string(p.rows);
+      shown = "; rows 0.." + std::to_string(period - 1) + " of " + std::to_string(p.rows) + ", where the banks repeat";
       p.rows = period;
       p.bank.resize(std::size_t(period) * std::size_t(p.cols));
     }
   int max_rows = 0, cols = 0;
   for (auto const& p : panels) max_rows = std::max(max_rows, p.rows), cols += p.cols;
   double const cell = std::max(3.0, std::min(12.0, 640.0 / std::max(max_rows, cols)));
-  auto const note_lines = wrap(note);
+  auto const note_lines = wrap(note + shown);
   double const left = 40, top = 74 + 14 * double(note_lines.size() - 1), gap = 36, key_box = 16;
+  // A panel is as wide as its cells or its title, whichever is wider, so that no two titles meet.
+  auto panel_w = [&](BankPanel const& p) { return std::max(p.cols * cell, text_width(p.title, 11)); };
   double width = left;
-  for (auto const& p : panels) width += p.cols * cell + gap;
+  for (auto const& p : panels) width += panel_w(p) + gap;
   Doc d(std::max({width, left + banks::kBanks * key_box + 16, 12 + text_width(title, 13) + 16, 12 + lines_width(note_lines, 10) + 16}),
         top + max_rows * cell + 40 + 2 * key_box);
   d.text(12, 18, title, 13);
@@ -561,15 +654,15 @@ std::string bank_tiles(std::string const& title, std::string const& note, std::v
     d.end_group();
     d.rect(x, top, p.cols * cell, p.rows * cell, "none", "#888", 0.5);
     for (int r = 0; r < p.rows; r += ruler_step(cell, 14))
-      d.text(x - 4, top + (r + 1) * cell, std::to_string(r), 8, "end", "#555");
-    x += p.cols * cell + gap;
+      d.text(x - 4, top + (r + 1) * cell, std::to_string(r), 9, "end", "#555");
+    x += panel_w(p) + gap;
   }
   d.text(12, top + max_rows * cell / 2, std::string(1, panels.empty() ? 'm' : panels.front().row_name), 11);
   double const ky = top + max_rows * cell + 20;
   d.text(left, ky - 4, "banks:", 9, "start", "#555");
   for (int b = 0; b < banks::kBanks; ++b) {
     d.rect(left + b * key_box, ky, key_box, key_box, bank_color(b), "white", 0.5, "bank " + std::to_string(b));
-    d.text(left + (b + 0.5) * key_box, ky + key_box * 0.7, std::to_string(b), 7, "middle", b % 2 ? "#fff" : "#000");
+    d.text(left + (b + 0.5) * key_box, ky + key_box * 0.7, std::to_string(b), 9, "middle", b % 2 ? "#fff" : "#000");
   }
   return d.str();
 }

@@ -6,9 +6,11 @@
 /// Files written into DIR: ownership.svg (the traced CTA's C tile, coloured by thread),
 /// ownership_corner.svg (the same for the last tile, where the problem's edges cut it), thread.svg (the
 /// traced thread's A, B and C elements), grid.svg (the CTA grid), copy_a.svg (the TiledCopy's TV grid,
-/// for steps with one), mma.svg (CuTe's print_svg of a tensor-core TiledMMA), plus what the step adds.
+/// for steps with one), mma.svg (a tensor-core TiledMMA's A, B and C as thread and value, laid out as CuTe's
+/// print_svg draws them), plus what the step adds.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -16,7 +18,6 @@
 #include <vector>
 
 #include <cute/tensor.hpp>
-#include <cute/util/print_svg.hpp>
 
 #include "tut/banks.hpp"
 #include "tut/cli.hpp"
@@ -58,9 +59,6 @@ struct ViewerPage {
 /// a thread and show its own partition; a menu (or `#view=V`) for the step's other partitions.
 std::string html_page(ViewerPage const& p);
 
-/// \brief Run \p draw, which prints to stdout with printf (as CuTe's print_svg does), into \p path.
-void printf_to_file(std::string const& path, void (*draw)());
-
 /// \brief Create directory \p dir (and its parents) if missing; throws UsageError if it cannot.
 void make_dir(std::string const& dir);
 /// \brief Create the directory \p file lies in, if missing; throws UsageError if it cannot, or if \p file
@@ -69,12 +67,8 @@ void make_parent_dir(std::string const& file);
 
 namespace detail {
 
-template <class TiledMma>
-void print_mma_svg() {
-  cute::print_svg(TiledMma{});
-}
-
-// (thread, value) per cell of a rows × cols tile, for a partition of its identity tensor per thread.
+// (thread, value) per cell of a rows × cols tile, for a partition of its identity tensor per thread. A
+// cell several threads hold (an MMA's A or B, which warps side by side share) shows the lowest.
 template <class PartitionOf>
 svg::Cells cells_of(int rows, int cols, int threads, PartitionOf&& partition_of) {
   svg::Cells c;
@@ -86,7 +80,8 @@ svg::Cells cells_of(int rows, int cols, int threads, PartitionOf&& partition_of)
     auto part = partition_of(t);  // (values...) -> (row, col) in the tile
     for (int v = 0; v < int(cute::size(part)); ++v) {
       auto const rc = part(v);
-      c.owner[std::size_t(cute::get<0>(rc)) * std::size_t(cols) + std::size_t(cute::get<1>(rc))] = {t, v};
+      auto& owner = c.owner[std::size_t(cute::get<0>(rc)) * std::size_t(cols) + std::size_t(cute::get<1>(rc))];
+      if (owner.first < 0) owner = {t, v};
     }
   }
   return c;
@@ -334,13 +329,50 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
                                                   : std::string()),
                                  'm', 'k'));
   }
-  // CuTe's own picture of a tensor-core TiledMMA: A, B and C as T#V# (for scalar FMAs it says nothing
-  // the ownership map does not). Not for an atom that reads A from smem (wgmma): its A layout gives
-  // every thread the whole tile (thread stride 0), and the picture would list all of them in every cell.
+  // A tensor-core TiledMMA's A, B and C as thread and value (for scalar FMAs it says nothing the ownership
+  // map does not), in a window of one atom's M and K and two atoms' N: the other warps repeat it, with
+  // their own threads. Not for an atom that reads A from smem (wgmma): its A layout gives every thread
+  // the whole tile (thread stride 0).
   using AtomA = typename TiledMma::Atom::LayoutA_TV;
   if constexpr (decltype(size<0>(typename TiledMma::Atom::LayoutC_TV{}))::value > 1 &&
-                !is_constant<0, decltype(stride<0>(AtomA{}))>::value)
-    printf_to_file(dir + "mma.svg", &detail::print_mma_svg<TiledMma>);
+                !is_constant<0, decltype(stride<0>(AtomA{}))>::value) {
+    using AtomShape = typename TiledMma::Atom::Shape_MNK;
+    int const tm = int(tile_size<0>(mma)), tn = int(tile_size<1>(mma)), tk = int(tile_size<2>(mma));
+    int const wm = std::min(tm, int(size<0>(AtomShape{}))), wn = std::min(tn, 2 * int(size<1>(AtomShape{}))),
+              wk = std::min(tk, int(size<2>(AtomShape{})));
+    int const threads = int(size(mma));
+    auto window = [](svg::Cells const& all, int rows, int cols) {
+      svg::Cells w;
+      w.rows = rows;
+      w.cols = cols;
+      for (int r = 0; r < rows; ++r)
+        for (int k = 0; k < cols; ++k) {
+          w.owner.push_back(all.owner[std::size_t(r) * std::size_t(all.cols) + std::size_t(k)]);
+          w.inside.push_back(true);
+        }
+      return w;
+    };
+    svg::Cells const a = detail::cells_of(tm, tk, threads, [&](int t) {
+      return mma.get_slice(t).partition_A(make_identity_tensor(make_shape(tm, tk)));
+    });
+    svg::Cells const b = detail::cells_of(tn, tk, threads, [&](int t) {
+      return mma.get_slice(t).partition_B(make_identity_tensor(make_shape(tn, tk)));
+    });
+    svg::Cells const c = detail::cells_of(tm, tn, threads, [&](int t) {
+      return mma.get_slice(t).partition_C(make_identity_tensor(make_shape(tm, tn)));
+    });
+    bool const whole = wm == tm && wn == tn && wk == tk;
+    svg::write_file(dir + "mma.svg",
+                    svg::mma_panels(window(a, wm, wk), window(b, wn, wk), window(c, wm, wn),
+                                    step + ": the TiledMMA's A, B and C, each element's thread T and value V",
+                                    whole ? "the whole " + std::to_string(tm) + "x" + std::to_string(tn) + "x" +
+                                                std::to_string(tk) + " tile of the TiledMMA"
+                                          : "m 0.." + std::to_string(wm - 1) + ", n 0.." + std::to_string(wn - 1) +
+                                                ", k 0.." + std::to_string(wk - 1) + " of the TiledMMA's " +
+                                                std::to_string(tm) + "x" + std::to_string(tn) + "x" +
+                                                std::to_string(tk) + " tile: the other warps repeat the pattern with "
+                                                "their own threads (ownership.svg shows where)"));
+  }
 }
 
 }  // namespace tut

@@ -89,6 +89,12 @@ std::string thread_panels(std::vector<Panel> const& panels, std::string const& c
 /// (one copy instruction's) outlined and labelled with its thread, along the vector.
 std::string tv_grid(Cells const& c, int run, std::string const& title, char row_name, char col_name);
 
+/// \brief A tensor-core TiledMMA's A (m,k), B (n,k) and C (m,n) side by side, as CuTe's print_svg lays
+/// them out (A left of C, B above it, drawn k down), each panel labelled and each cell with its thread T
+/// and value V. The cells are a window of the tile (a.rows × a.cols, b.rows × b.cols, c.rows × c.cols),
+/// which \p note names.
+std::string mma_panels(Cells const& a, Cells const& b, Cells const& c, std::string const& title, std::string const& note);
+
 /// \brief The order in which a 1-D or persistent grid's CTAs visit the tiles (empty for a 2-D grid).
 struct GridOrder {
   std::vector<int> cta_of_tile;   ///< per tile (row-major, m·tiles_n + n): the CTA that computes it
