@@ -2,7 +2,8 @@
 #                   SIZES ANY|ANY_MN|TILE_MULTIPLES [WHY "<why>"] [LIFTED_BY <step> ["<what it runs>"]]
 #                   [MIN_CC <cc>] [MAX_CC <cc> ARCH_WHY "<why>"] [ARCH <archs>]
 #                   [GOLDENS "<suffix> <args>" ...] [SANITIZE "<args>" ...]
-#                   [LAUNCH <name> | LAUNCH_WITH cp_async|tma|tma_store] [PICTURES <name>])
+#                   [LAUNCH <name> | LAUNCH_WITH cp_async|tma|tma_store] [PICTURES <name>]
+#                   [EXERCISE HOST|GPU|BOTH])
 #
 # Registers one step: the one call per step, in the top CMakeLists.txt, and the one place where the
 # step's registered facts are stated. A step folder holds:
@@ -51,9 +52,42 @@
 #             every configuration of Variants and, into Default, every bug of Bug (config.hpp ends Bug
 #             with `count`)
 #   PICTURES  the name of the function that draws the step's own pictures, where it has one
+#   EXERCISE  the step has a hands-on exercise: its sources mark the lines that carry the idea (`//~ex{`,
+#             scripts/exercise.sh). The build writes a blank copy of the folder into
+#             <build>/exercises/<dir>/ and builds it as <dir>_blank (library <dir>_blank_lib), and, where
+#             a learner made one (scripts/exercise.sh <step>: exercises/<dir>/), builds that as
+#             <dir>_exercise. Which checks the blank copy fails: HOST, the host tests or the golden printout
+#             (its GEMM is right, its layouts are not); GPU, only verification on a GPU; BOTH.
+#             tests/CMakeLists.txt checks that it fails those, and that the step passes them.
 # The type of A and B is the step's own (the element type its config.hpp names).
+# _tut_step_build(<dir> <folder> <name> <launch.cu> <arch>): the library <name>_lib and the executable
+# bin/<name> of step <dir>, compiled from the sources in <folder>: the step's own, or a copy of them (an
+# exercise's). <launch.cu> is the one the build wrote ("": the folder's own); <arch>, ARCH ("": the
+# default). Which host sources there are (step.cpp and, where the step draws pictures of its own,
+# pictures.cpp) is the step's own folder's say: a copy may not be written yet.
+function(_tut_step_build dir folder name launch_cu arch)
+  set(registered ${PROJECT_BINARY_DIR}/generated/${dir})
+  if(NOT launch_cu)
+    set(launch_cu ${folder}/launch.cu)
+  endif()
+  file(GLOB own_host_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/step.cpp ${PROJECT_SOURCE_DIR}/${dir}/pictures.cpp)
+  list(TRANSFORM own_host_sources REPLACE "^.*/" "${folder}/" OUTPUT_VARIABLE host_sources)
+  add_library(${name}_lib STATIC ${launch_cu} ${host_sources})
+  target_include_directories(${name}_lib PUBLIC ${folder} ${registered})
+  target_link_libraries(${name}_lib PUBLIC tut::common tut::cute)
+  if(arch)
+    set_target_properties(${name}_lib PROPERTIES CUDA_ARCHITECTURES "${arch}")
+  endif()
+  # What nvcc and ptxas print for launch.cu is kept in <build>/ptxas/<name>.log: the SASS test reads it.
+  set_target_properties(${name}_lib PROPERTIES
+    CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/cmake/ptxas_log.sh;${PROJECT_BINARY_DIR}/ptxas/${name}.log")
+  add_executable(${name} ${folder}/main.cpp)
+  target_link_libraries(${name} PRIVATE ${name}_lib)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+endfunction()
+
 function(add_tutorial_step dir)
-  cmake_parse_arguments(PARSE_ARGV 1 S "" "TITLE;SIZES;WHY;MIN_CC;MAX_CC;ARCH;ARCH_WHY;LAUNCH;LAUNCH_WITH;PICTURES"
+  cmake_parse_arguments(PARSE_ARGV 1 S "" "TITLE;SIZES;WHY;MIN_CC;MAX_CC;ARCH;ARCH_WHY;LAUNCH;LAUNCH_WITH;PICTURES;EXERCISE"
                         "LIFTED_BY;GOLDENS;SANITIZE")
   if(NOT S_LAUNCH)
     set(S_LAUNCH launch)
@@ -68,6 +102,9 @@ function(add_tutorial_step dir)
   endif()
   if(S_LAUNCH_WITH AND EXISTS ${PROJECT_SOURCE_DIR}/${dir}/launch.cu)
     message(FATAL_ERROR "${usage}: a step with LAUNCH_WITH has no launch.cu of its own (the build writes it)")
+  endif()
+  if(S_EXERCISE AND NOT S_EXERCISE MATCHES "^(HOST|GPU|BOTH)$")
+    message(FATAL_ERROR "${usage}: EXERCISE is HOST, GPU or BOTH")
   endif()
   if(NOT S_TITLE OR NOT S_SIZES MATCHES "^(ANY|ANY_MN|TILE_MULTIPLES)$")
     message(FATAL_ERROR "${usage}: needs TITLE and SIZES ANY|ANY_MN|TILE_MULTIPLES")
@@ -191,9 +228,7 @@ tut::Step const& step();
 }  // namespace ${id}
 ")
   endif()
-  # Its host code: step.cpp and, where the step draws pictures of its own, pictures.cpp.
-  file(GLOB host_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/step.cpp ${PROJECT_SOURCE_DIR}/${dir}/pictures.cpp)
-  set(launch_cu ${PROJECT_SOURCE_DIR}/${dir}/launch.cu)
+  set(launch_cu "")  # the folder's own launch.cu
   if(S_LAUNCH_WITH)
     set(launch_cu ${registered}/launch.cu)
     set(launcher ${launcher_${S_LAUNCH_WITH}})
@@ -204,18 +239,26 @@ tut::Step const& step();
       configure_file(${PROJECT_SOURCE_DIR}/cmake/step_launch.cu.in ${launch_cu} @ONLY)
     endif()
   endif()
-  add_library(${dir}_lib STATIC ${launch_cu} ${host_sources})
-  target_include_directories(${dir}_lib PUBLIC ${PROJECT_SOURCE_DIR}/${dir} ${registered})
-  target_link_libraries(${dir}_lib PUBLIC tut::common tut::cute)
-  if(S_ARCH)
-    set_target_properties(${dir}_lib PROPERTIES CUDA_ARCHITECTURES "${S_ARCH}")
+  _tut_step_build(${dir} ${PROJECT_SOURCE_DIR}/${dir} ${dir} "${launch_cu}" "${S_ARCH}")
+  if(S_EXERCISE)
+    # The blank copy, written again whenever the step's sources or the script change.
+    file(GLOB step_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*)
+    set(blank ${PROJECT_BINARY_DIR}/exercises/${dir})
+    list(TRANSFORM step_files REPLACE "^.*/" "${blank}/" OUTPUT_VARIABLE blank_files)
+    add_custom_command(OUTPUT ${blank_files}
+      COMMAND ${PROJECT_SOURCE_DIR}/scripts/exercise.sh ${dir} --out ${blank} --force
+      DEPENDS ${step_files} ${PROJECT_SOURCE_DIR}/scripts/exercise.sh
+      COMMENT "Writing the blank copy of ${dir}'s exercise")
+    add_custom_target(${dir}_blank_sources DEPENDS ${blank_files})
+    _tut_step_build(${dir} ${blank} ${dir}_blank "${launch_cu}" "${S_ARCH}")
+    add_dependencies(${dir}_blank_lib ${dir}_blank_sources)
+    # The learner's copy: the build finds it by itself once scripts/exercise.sh has written it.
+    file(GLOB learner CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/exercises/${dir}/config.hpp)
+    if(learner)
+      _tut_step_build(${dir} ${PROJECT_SOURCE_DIR}/exercises/${dir} ${dir}_exercise "${launch_cu}" "${S_ARCH}")
+    endif()
+    set_property(GLOBAL PROPERTY TUT_STEP_${dir}_EXERCISE ${S_EXERCISE})
   endif()
-  # What nvcc and ptxas print for launch.cu is kept in <build>/ptxas/<dir>.log: the SASS test reads it.
-  set_target_properties(${dir}_lib PROPERTIES
-    CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/cmake/ptxas_log.sh;${PROJECT_BINARY_DIR}/ptxas/${dir}.log")
-  add_executable(${dir} ${PROJECT_SOURCE_DIR}/${dir}/main.cpp)
-  target_link_libraries(${dir} PRIVATE ${dir}_lib)
-  set_target_properties(${dir} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
 
   set_property(GLOBAL APPEND PROPERTY TUT_STEPS ${dir})
   set_property(GLOBAL PROPERTY TUT_STEP_${dir}_ID ${id})

@@ -5,8 +5,9 @@
 #   scripts/diff_steps.sh --lines 12 13   one line: kernel+config K  step-only S  elsewhere E
 # Files are compared by name (config.hpp with config.hpp, ...). The step's own names ("step02", "Step 02",
 # "step 02", "step-02", "step02_local_tile") are normalised away, and so are the lines a source tags for something other than
-# the lesson: the lines tagged `//~bug` (a planted bug's) or `//~stress` (the --stress hooks), as
-# scripts/lesson_view.py says. Neither shows here: the code as written does. Nor do changes of
+# the lesson: the lines tagged `//~bug` (a planted bug's) or `//~stress` (the --stress hooks), and the
+# exercise markers, as scripts/lesson_view.py says; and the excerpt markers (`//! [tag]`), which mark
+# what the pages quote. None of them shows here: the code as written does. Nor do changes of
 # indentation alone (diff -b): when a step wraps code in a new loop, the lines it re-indents are the
 # same lines, and the loop is the change. --all-space (first) shows and counts them too. The diff is the
 # smallest one (diff -d).
@@ -32,7 +33,8 @@ normalise() {  # <step folder> <out folder>
   local d="$1" n="${1%%_*}"; local num="${n#step}"
   mkdir -p "$2"
   for f in "$root/$d"/*; do
-    "$root/scripts/lesson_view.py" "$f" | sed -e "s/\b$d\b/stepNN/g; s/\b$n\b/stepNN/g; s/\b\([Ss]tep\)\([ -]\)$num\b/\1\2NN/g" \
+    "$root/scripts/lesson_view.py" "$f" | sed -e '/^[[:space:]]*\/\/[!\/] \[[A-Za-z0-9_-]*\][[:space:]]*$/d' \
+      -e "s/\b$d\b/stepNN/g; s/\b$n\b/stepNN/g; s/\b\([Ss]tep\)\([ -]\)$num\b/\1\2NN/g" \
       > "$2/$(basename "$f" | sed "s/$d/stepNN/")"
   done
 }

@@ -13,6 +13,10 @@ reads as the code as written:
     else                          //~bug
       written();                              ->   written();
 
+A hands-on exercise marks the lines that carry a step's idea (scripts/exercise.sh blanks them in a
+learner's copy): `//~ex{ hint` opens them, `//~ex}` closes them, and `//~ex= code` lines between hold the
+placeholder the copy gets. Each marker is a line of its own, and goes; the lines it marks stay.
+
 scripts/diff_steps.sh diffs these views, and scripts/gen_pages.py quotes them.
 """
 
@@ -22,6 +26,7 @@ import sys
 TAG_RE = re.compile(r"//~(bug|stress)\b")
 BLOCK_BEGIN_RE = re.compile(r"^\s*//~(bug|stress)\{")
 BLOCK_END_RE = re.compile(r"^\s*//~(bug|stress)\}\s*$")
+EXERCISE_MARKER_RE = re.compile(r"^\s*//~ex[{}=]")
 
 
 def lesson_lines(lines):
@@ -37,6 +42,8 @@ def lesson_lines(lines):
             continue
         if BLOCK_BEGIN_RE.match(line):
             in_block = True
+            continue
+        if EXERCISE_MARKER_RE.match(line):
             continue
         tag = TAG_RE.search(line)
         if tag:

@@ -27,7 +27,10 @@ CUTE_HOST_DEVICE auto make_layout_C(int M, int N) { return make_layout(make_shap
 //! [tiled_mma]
 /// \brief The permutation of M (and of N): 16 threads × 4 consecutive elements, repeated at +64.
 /// (thr,val) -> position in the 64-element block; the rest of the 128 is the second block.
+//~ex{ the permutation of M and N: 16 threads, 4 values side by side each. Which stride goes with which?
 using PermutationMN = Layout<Shape<_16, _4>, Stride<_4, _1>>;
+//~ex= using PermutationMN = Layout<Shape<_16, _4>, Stride<_1, _16>>;  // thread t gets t, t+16, t+32, t+48
+//~ex}
 
 /// \brief The threads of the TiledMMA: 16×16, thread t at (t/16, t%16), row-major over (M,N).
 using ThrLayout = Layout<Shape<_16, _16, _1>, Stride<_16, _1, _0>>;  // (ThrM,ThrN,ThrK) -> thr_idx

@@ -51,10 +51,12 @@ void gemm_kernel(CtaTiler cta_tiler,
 
   //! [partition]
   // ---- Math partition: what this thread owns --------------------------------------------------------
+  //! [idea]
   ThrMMA thr_mma = mma.get_slice(threadIdx.x);
   Tensor tCgA = thr_mma.partition_A(gA);                    // (MMA,MMA_M,MMA_K,k)
   Tensor tCgB = thr_mma.partition_B(gB);                    // (MMA,MMA_N,MMA_K,k)
   Tensor tCgC = thr_mma.partition_C(gC);                    // (MMA,MMA_M,MMA_N)
+  //! [idea]
 
   // Registers: one k-tile of A and B values, and the accumulators.
   Tensor tCrA = thr_mma.partition_fragment_A(gA(_,_,0));    // (MMA,MMA_M,MMA_K)

@@ -71,6 +71,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   // An identity tensor holds coordinates instead of data: mcA(m,k) = (m,k). Tiled and partitioned with
   // exactly the calls the data gets, it gives the global coordinate of every element this thread
   // touches; tut::make_mask turns each into elem_less(coord, shape): 1 inside, 0 outside.
+  //! [idea]
   Tensor mcA = make_identity_tensor(shape(mA));             // (M,K) -> (m,k)
   Tensor mcB = make_identity_tensor(shape(mB));             // (N,K) -> (n,k)
   Tensor mcC = make_identity_tensor(shape(mC));             // (M,N) -> (m,n)
@@ -83,6 +84,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   Tensor tCpA = tut::make_mask(tCcA, shape(mA));            // (MMA,MMA_M,MMA_K,k) -> m<M && k<K
   Tensor tCpB = tut::make_mask(tCcB, shape(mB));            // (MMA,MMA_N,MMA_K,k) -> n<N && k<K
   Tensor tCpC = tut::make_mask(tCcC, shape(mC));            // (MMA,MMA_M,MMA_N) -> m<M && n<N
+  //! [idea]
   // Each mask has the shape of the data partition it guards.
   CUTE_STATIC_ASSERT_V(size<1>(tCpA) == size<1>(tCgA) && size<2>(tCpA) == size<2>(tCgA));  // MMA_M,MMA_K
   CUTE_STATIC_ASSERT_V(size<1>(tCpB) == size<1>(tCgB) && size<2>(tCpB) == size<2>(tCgB));  // MMA_N,MMA_K

@@ -129,8 +129,8 @@ struct Config {
 //! [default]
 /// \brief The configuration step 03 runs: a 128×128×32 CTA tile, 16×16 threads with 8×8 accumulators
 /// each, and 128-bit copies (with Default::Scalar for operands that cannot take them). BLK_K = 32 makes
-/// 32 k_blocks of math per pair of barriers; at 4096³ on an H100 (docs/bench) it ran at 86.5% of
-/// cuBLAS, against 84.3% for BLK_K = 16 and 76.1% for BLK_K = 8.
+/// 32 k_blocks of math per pair of barriers; at 4096³ on an H100 (docs/bench/h100_2026-11-26.json) it
+/// ran at 86.1% of cuBLAS, against 83.9% for BLK_K = 16 and 75.3% for BLK_K = 8.
 using Default = Config<128, 128, 32, 16, 16, 4>;
 //! [default]
 

@@ -148,11 +148,13 @@ void gemm_kernel(CtaTiler cta_tiler,
     }                                                      //~bug
     copy_if(copy_a, tApA(_,_,_,k_tile), tAgA(_,_,_,k_tile), tArA);  // gmem -> rmem, the vectors inside A
     copy_if(copy_b, tBpB(_,_,_,k_tile), tBgB(_,_,_,k_tile), tBrB);  // gmem -> rmem, the vectors inside B
+    //! [idea]
     copy(tArA, tAsA);                                       // rmem -> smem
     copy(tBrB, tBsB);
     // Barrier 1 (read after write): sA and sB were written by all threads, and each thread is about to
     // read values other threads wrote. Without it a fast warp would read a half-written k-tile.
     __syncthreads();
+    //! [idea]
 
     CUTE_UNROLL
     for (int k_block = 0; k_block < K_BLOCK_MAX; ++k_block) {

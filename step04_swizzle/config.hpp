@@ -72,6 +72,8 @@ using SmemPlain = Layout<Shape<Int<BLK_MN>, Int<BLK_K>>, Stride<_1, Int<BLK_MN>>
 template <int BLK_MN, int BLK_K>
 using SmemKMajor = Layout<Shape<Int<BLK_MN>, Int<BLK_K>>, Stride<Int<BLK_K>, _1>>;
 
+//! [idea]
+//~ex{ the swizzle, Swizzle<Bits, Base, Shift> on (mn,k): which bits of the index go into which? (page: its numbers)
 /// \brief The M-major tile, swizzled: smem_idx = Swizzle<3,2,S>(mn + k·BLK_MN) with 2^S = BLK_MN. The swizzle
 /// XORs bits [S+2, S+5) of the index, which are k's bits 2..4 (the copy's 4-float piece of the row, k/4
 /// mod 8), into bits [2, 5), which pick one of the 8 16-byte pieces of a 128-byte bank row.
@@ -81,6 +83,11 @@ using SmemKMajor = Layout<Shape<Int<BLK_MN>, Int<BLK_K>>, Stride<Int<BLK_K>, _1>
 /// (\p B: 3; --bug swizzle_off_by_one launches B = 2.)
 template <int BLK_MN, int BLK_K, int B = 3>
 using SmemSwizzled = decltype(composition(Swizzle<B, 2, log_2(unsigned(BLK_MN))>{}, SmemPlain<BLK_MN, BLK_K>{}));
+//~ex= /// \brief The M-major tile, swizzled (\p B: the swizzle's bits; --bug swizzle_off_by_one launches B = 2).
+//~ex= template <int BLK_MN, int BLK_K, int B = 3>
+//~ex= using SmemSwizzled = decltype(composition(Swizzle<B, 2, 3>{}, SmemPlain<BLK_MN, BLK_K>{}));  // wrong bits
+//~ex}
+//! [idea]
 //! [smem_layouts]
 
 //! [shared_storage]

@@ -39,9 +39,11 @@ CUTE_HOST_DEVICE auto make_layout_C(int M, int N) { return make_layout(make_shap
 //! [atom]
 /// \brief The instruction: `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`. One warp computes
 /// D (16×8, fp32) = A (16×16, fp16) · B (16×8, fp16) + C (16×8, fp32); "TN": A and B both K-major.
+//! [idea]
 using MmaOp = SM80_16x8x16_F32F16F16F32_TN;
 /// \brief The instruction with its traits: which lane holds which element (MMA_Traits<MmaOp>).
 using Atom = MMA_Atom<MmaOp>;
+//! [idea]
 // The step's element types are the atom's: A and B in ElementAB (the harness's "fp16 in"), C in ElementC.
 static_assert(std::is_same_v<Atom::ValTypeA, ElementAB> && std::is_same_v<Atom::ValTypeB, ElementAB> &&
                   std::is_same_v<Atom::ValTypeC, ElementC> && std::is_same_v<Atom::ValTypeD, ElementC>,

@@ -150,6 +150,7 @@ void gemm_kernel(CtaTiler cta_tiler,
   auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
   for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
     // Copy: issue this thread's cp.async chunks of the k-tile; the ZFILL atom zero-fills a masked one.
+    //! [idea]
     copy_if(copy_a, tApA(_,_,_,k_tile), tAgA(_,_,_,k_tile), tAsA);  // gmem -> smem, async
     copy_if(copy_b, tBpB(_,_,_,k_tile), tBgB(_,_,_,k_tile), tBsB);
     // cp.async does not wait: the fence closes this thread's copies into one group, and the wait
@@ -159,6 +160,7 @@ void gemm_kernel(CtaTiler cta_tiler,
     // Barrier 1 (read after write): each thread waited for its own copies only; the barrier makes every
     // thread's chunks visible before any thread reads the k-tile, most of which other threads copied.
     __syncthreads();
+    //! [idea]
 
     // Compute: smem -> registers through the math partition, then MMA_M x MMA_N x MMA_K mma.sync.
     // copy_aligned, not copy: this thread's offset into the swizzled tile leaves some of tCsA's

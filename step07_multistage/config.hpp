@@ -115,10 +115,15 @@ CUTE_HOST_DEVICE constexpr int copies_ahead() {
 /// the stage the math reads next and the stage the copies fill next, each going round the ring.
 template <int STAGES>
 struct PipeState {
+  //~ex{ the ring: where the math reads first, where the copies land next, the stage after a stage
   int read = 0;                        ///< the stage the math reads: the oldest k-tile in smem
   int write = copies_ahead<STAGES>();  ///< the stage the next k-tile's copies land in
   /// \brief The next stage round the ring.
   CUTE_HOST_DEVICE static int next(int stage) { return stage + 1 == STAGES ? 0 : stage + 1; }
+  //~ex= int read = 0;
+  //~ex= int write = 0;
+  //~ex= CUTE_HOST_DEVICE static int next(int stage) { return stage; }
+  //~ex}
   /// \brief The math moves on to the next k-tile.
   CUTE_HOST_DEVICE void advance_read() { read = next(read); }
   /// \brief A k-tile's copies were issued into stage `write`.

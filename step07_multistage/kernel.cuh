@@ -211,6 +211,7 @@ void gemm_kernel(Params const p)
   for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
     CUTE_UNROLL
     for (int k_block = 0; k_block < K_BLOCK_MAX; ++k_block) {
+      //! [idea]
       if (k_block == K_BLOCK_MAX - 1) {
         // The next k-tile must have landed, and be visible, before its first k-block is loaded.
         if constexpr (BUG == Bug::wait_one_too_few)        //~bug wait_one_too_few: STAGES-1 in flight
@@ -220,6 +221,7 @@ void gemm_kernel(Params const p)
         __syncthreads();
         pipe.advance_read();
       }
+      //! [idea]
       // smem -> registers, one k-block ahead: k_block+1's fragments go to the other register buffer.
       // (In the last k-tile this loads k-block 0 of the stage after it, which holds no k-tile still to
       // come: no mma.sync reads those registers.)

@@ -202,10 +202,12 @@ void gemm_kernel(Params const p)
     // The math on k-tile k_tile, while the copies above are in flight: MMA_M·MMA_K wgmmas (64 rows
     // and 16 k each), issued by the whole warpgroup, asynchronous until waited for.
     warpgroup_fence_operand(tCrC);                          // the compiler keeps tCrC in place around them
+    //! [idea]
     warpgroup_arrive();                                     // the accumulators' registers are ready for wgmma
     gemm(mma, tCrA(_,_,_,pipe.read), tCrB(_,_,_,pipe.read), tCrC);  // MMA_M·MMA_K wgmma.mma_async
     warpgroup_commit_batch();                               // close them into one batch
     warpgroup_wait<kWgmmaInFlight>();                       // all but the batch just issued are done
+    //! [idea]
     warpgroup_fence_operand(tCrC);
     pipe.advance_read();
   }

@@ -134,14 +134,20 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   __syncthreads();
   // One thread issues a k-tile's copies: tell the stage's barrier how many bytes to expect (this is also
   // the thread's arrival), then have the TMA unit copy both boxes, each completing its bytes on it.
+  //! [idea]
   auto tma_load = [&](int k_tile, int stage) {
     if constexpr (BUG == Bug::tx_bytes_as_floats)          //~bug tx_bytes_as_floats: 4-byte elements
       set_barrier_transaction_bytes(smem.full[stage], kTmaBytes / sizeof(ElementAB) * sizeof(ElementC));  //~bug
     else                                                   //~bug
       set_barrier_transaction_bytes(smem.full[stage], kTmaBytes);
+    //~ex{ the TMA copies: k-tile k_tile of A and of B into stage `stage`, counted on full[stage]
     copy(tma_a.with(smem.full[stage]), tAgA(_,_,_,k_tile), tAsA(_,_,_,stage));
     copy(tma_b.with(smem.full[stage]), tBgB(_,_,_,k_tile), tBsB(_,_,_,stage));
+    //~ex= copy(tma_a.with(smem.full[stage]), tAgA(_,_,_,0), tAsA(_,_,_,stage));  // always k-tile 0
+    //~ex= copy(tma_b.with(smem.full[stage]), tBgB(_,_,_,0), tBsB(_,_,_,stage));
+    //~ex}
   };
+  //! [idea]
   //! [barriers]
 
   //! [prologue]

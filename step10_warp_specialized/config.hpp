@@ -135,12 +135,16 @@ struct RingState {
       phase ^= 1u;
     }
   }
+  //~ex{ the parities each side waits for (a fresh barrier has completed phase "-1", parity 1)
   /// \brief The parity the producer waits for on empty[index]: the phase before this lap's. A fresh
   /// barrier counts as having completed phase "-1" (parity 1), so the first lap passes at once; after
   /// that it is the phase the consumers completed when they released the stage one lap earlier.
   CUTE_HOST_DEVICE std::uint32_t producer_parity() const { return phase ^ 1u; }
   /// \brief The parity the consumers wait for on full[index]: this lap's, completed when the TMA's bytes land.
   CUTE_HOST_DEVICE std::uint32_t consumer_parity() const { return phase; }
+  //~ex= CUTE_HOST_DEVICE std::uint32_t producer_parity() const { return phase; }
+  //~ex= CUTE_HOST_DEVICE std::uint32_t consumer_parity() const { return phase; }
+  //~ex}
 };
 //! [ring_state]
 

@@ -162,6 +162,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     cutlass::arch::warpgroup_reg_dealloc<Cfg::kProducerRegs>();  // give registers back to the consumers
     if (threadIdx.x == CONSUMERS * kWarpgroupThreads) {
       RingState<STAGES> write;                              // stage 0, parity 0
+      //! [idea]
       for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
         // The first lap waits for parity 1: the phase "before" a fresh barrier, which counts as
         // complete, so all STAGES stages are filled at once. Later laps wait for the consumers' release.
@@ -172,6 +173,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
         tma_load(k_tile, write.index);
         write.advance();
       }
+      //! [idea]
     }
     return;                                                 // the producer's part is done
   }

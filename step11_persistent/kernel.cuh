@@ -94,11 +94,13 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   // config.hpp). The tiled tensors keep a mode for every tile, (m,n), indexed per visit.
   int const tiles_m = ceil_div(size<0>(layout_c), size<0>(cta_tiler));  // ceil(M/BLK_M)
   int const tiles_n = ceil_div(size<1>(layout_c), size<1>(cta_tiler));  // ceil(N/BLK_N)
+  //! [idea]
   int const visits = p.schedule.visits(int(blockIdx.x), tiles_m, tiles_n);
   auto tile_of = [&](int visit) {
     if constexpr (BUG == Bug::same_tile_every_visit) visit = 0;  //~bug same_tile_every_visit: always visit 0's
     return p.schedule.tile(int(blockIdx.x), visit, tiles_m, tiles_n);
   };
+  //! [idea]
   Tensor gA = local_tile(mA, cta_tiler, make_coord(_, _, _), Step<_1, X,_1>{});  // (BLK_M,BLK_K,m,k) -> (m,k)
   Tensor gB = local_tile(mB, cta_tiler, make_coord(_, _, _), Step< X,_1,_1>{});  // (BLK_N,BLK_K,n,k) -> (n,k)
   Tensor gC = local_tile(mC, cta_tiler, make_coord(_, _, _), Step<_1,_1, X>{});  // (BLK_M,BLK_N,m,n)

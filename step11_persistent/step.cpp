@@ -58,7 +58,7 @@ tut::Step const& step() {
        {int(Bug::no_epilogue_wait), "no_epilogue_wait",
         "the producer no longer waits on epi_done before a tile's first k-tile: the next tile's TMA loads land "
         "in the ring's bytes while the consumers still read the C tile out of them",
-        tut::Check::verification, "--m 2100 --n 4300 --k 136", "289 tiles for 132 CTAs: 157 CTAs start a second tile",
+        tut::Check::verification, "--m 2100 --n 4300 --k 136", "289 tiles for 132 CTAs: every CTA starts a second tile",
         launch_of(Bug::no_epilogue_wait)}},
       {{"USETMAXREG", "setmaxnreg: the producer gives registers back, the consumers take them"},
        {"SYNCS", "the mbarriers, full, empty and epi_done: arrive, expect_tx, wait (try_wait)"},

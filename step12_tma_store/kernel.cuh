@@ -268,6 +268,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
           if (threadIdx.x == 0) tma_store_wait<BUFFERS - 1>();
         cutlass::arch::NamedBarrier::sync(size(mma), 1);    // barrier 1, the consumers' threads
         Tensor tCsC_buf = make_tensor(tCsC.data() + buffer * kBufferElems, tCsC.layout());  // ((PER,MMA_M),SUBTILES)
+        //! [idea]
         copy_aligned(tCrC_sub(_,e), tCsC_buf(_,e));         // registers -> smem, the MMA's partition
         // The consumers wrote sC through the generic proxy; the TMA unit reads it through the async one.
         tma_store_fence();                                  // fence.proxy.async.shared::cta, per thread
@@ -279,6 +280,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
             copy(tma_c, tSsC(_,_,_,buffer), tSgC(_,_,_,tile.m,tile.n * SUBTILES + e));  // smem -> gmem, async
           tma_store_arrive();                               // one bulk group per subtile, to wait on later
         }
+        //! [idea]
       }
     } else {
       // C's rows are not 16-byte aligned (N % 4 != 0), which TMA needs: each thread stores its own, masked.

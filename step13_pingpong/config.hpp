@@ -143,10 +143,13 @@ struct RingState {
   /// producer fills the ring in that order, so k-tile p lands in stage p % STAGES on lap p / STAGES.
   /// A ping-pong warpgroup starts each of its tiles here, past the k-tiles of the other's tiles.
   CUTE_HOST_DEVICE static RingState at(int position) {
+    //~ex{ where k-tile number position lies in the ring: its stage, and the parity of its lap
     RingState r;
     r.index = position % STAGES;
     r.phase = std::uint32_t(position / STAGES) & 1u;
     return r;
+    //~ex= return RingState{};  // stage 0 on the first lap, whatever the position
+    //~ex}
   }
   /// \brief On to the next stage; past the last, back to stage 0 with the other parity.
   CUTE_HOST_DEVICE void advance() {

@@ -235,6 +235,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   // The turns keep the two warpgroups one lap apart at most: a warpgroup that waited on full[s] for a
   // k-tile two laps ahead would see the parity of the phase one lap before complete, and read a stage
   // that does not hold its k-tile yet.
+  //! [idea]
   for (int visit = warpgroup; visit < visits; visit += CONSUMERS) {
     tut::TileCoord const tile = tile_of(visit);
     RingState<STAGES> read = RingState<STAGES>::at(visit * int(K_TILE_MAX));  // the tile's first k-tile
@@ -245,6 +246,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       wait_barrier(smem.full[read.index], read.consumer_parity());  // k-tile k_tile's bytes have landed
       if (k_tile == K_TILE_MAX - 1 && wg_thread == 0)       // the tile's last k-tile: the other's turn
         arrive_barrier(smem.turn[(warpgroup + 1) % CONSUMERS]);
+  //! [idea]
       // The math on k-tile k_tile, while the producer's copies are in flight: MMA_M·MMA_K wgmmas (64 rows
       // and 16 k each), issued by the whole warpgroup, asynchronous until waited for.
       warpgroup_fence_operand(tCrC);                        // the compiler keeps tCrC in place around them
