@@ -24,6 +24,11 @@ The kinds, and what each writes:
                            plants each bug, what it breaks, and the check that catches it
   bench STEP [SIZE..]      STEP's speeds from the benchmark JSON: its variants beside cuBLAS, per size
   bench-source             one line naming the benchmark run: device, date, file
+  speed STEP               STEP's rung of the speed ladder (scripts/bench_results.py, its run): TFLOP/s,
+                           the gain over the step before, its share of cuBLAS and of the peak
+  exercise STEP            STEP's hands-on exercise: the command that writes a learner's copy with the
+                           lines between `//~ex{` and `//~ex}` blanked, the check, and those lines (the
+                           solution) folded
   gpu                      which GPU the page's step needs (from its add_tutorial_step() call and the
                            smem line of its golden printout)
   gpu-table                the same for every step, as a table (the README)
@@ -44,11 +49,12 @@ import subprocess
 import sys
 import tempfile
 
+import bench_results
 from lesson_view import lesson_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(ROOT, "docs")
-BENCH_JSON = "docs/bench/h100_2026-11-25b.json"
+BENCH_JSON = "docs/bench/h100_2026-11-26.json"
 # The pages in reading order: the notation page, then the registered steps (tut_steps.json).
 FIRST_PAGES = ["notation"]
 
@@ -124,6 +130,59 @@ def diff(old, new, name, tag):
     if not any(line[:1] in "+-" for line in body):
         raise Stale(f"{old} -> {new}: {name} does not change between the '//! [{tag}]' markers")
     return (f"`scripts/diff_steps.sh {old[4:6]} {new[4:6]}`, `{name}`\n\n```diff\n" + "\n".join(body) + "\n```\n")
+
+
+def speed(step):
+    """STEP's rung of the speed ladder, one line in a box, between pages_test.py's markers of its run."""
+    results = bench_results.load_results(bench_results.LADDER_JSON)
+    rungs = {r.step: (i, r) for i, r in enumerate(bench_results.ladder(results, bench_results.step_titles()))}
+    if step not in rungs:
+        raise Stale(f"{step} is not in {bench_results.display_path(bench_results.LADDER_JSON)}")
+    i, rung = rungs[step]
+    size = results.sizes[0]
+    tflops, gain, of_cublas, of_peak, kind = rung.cells[size]
+    before = ""
+    if gain is not None:
+        _, prev = list(rungs.values())[i - 1]
+        before = f", ×{gain:.2f} over step {prev.step[4:6]}'s {prev.cells[size][0]:.2f}"
+    path = bench_results.display_path(bench_results.LADDER_JSON)
+    return (f"<!-- numbers: run {path} -->\n"
+            f"> **Speed:** {tflops:.2f} TFLOP/s at {bench_results.size_label(size)}{before}; {100 * of_cublas:.0f}% "
+            f"of cuBLAS {kind}, {100 * of_peak:.0f}% of the {kind} peak (the speed ladder's session on an H100, "
+            f"`{path}`).\n"
+            "<!-- numbers: end -->\n")
+
+
+EXERCISE_BEGIN = re.compile(r"^(\s*)//~ex\{\s*(.*)$")
+
+
+def exercise(step):
+    """The hands-on exercise of STEP: what scripts/exercise.sh blanks, how to check it, the solution."""
+    blocks = []
+    for name in sorted(os.listdir(os.path.join(ROOT, step))):
+        lines = read(f"{step}/{name}").splitlines()
+        for i, line in enumerate(lines):
+            m = EXERCISE_BEGIN.match(line)
+            if not m:
+                continue
+            end = next(j for j in range(i, len(lines)) if lines[j].strip() == "//~ex}")
+            body = [x for x in lesson_lines(lines[i + 1:end])]
+            indent = min((len(x) - len(x.lstrip()) for x in body if x.strip()), default=0)
+            blocks.append((name, m.group(2), "\n".join(x[indent:] for x in body)))
+    if not blocks:
+        raise Stale(f"{step} has no `//~ex{{` lines")
+    n = step[4:6]
+    where = ", ".join(f"`{name}`" for name, _, _ in blocks)
+    hints = "".join(f"\n> {hint}\n" for _, hint, _ in blocks)
+    solution = "\n".join(f"`{step}/{name}`\n\n```cpp\n{code}\n```\n" for name, _, code in blocks)
+    return (f"`scripts/exercise.sh {n}` writes your copy of the step, `exercises/{step}/`, with the lines of "
+            f"{where} that carry its idea replaced by a `TODO(exercise)`, this hint, and a placeholder that "
+            "compiles and gets it wrong:\n" + hints + "\n"
+            f"Fill them in; `cmake --build build --target {step}_exercise` builds your copy, and "
+            f"`ctest --test-dir build -L exercise -R {n}_exercise` runs the step's host tests and its printout "
+            "on it and, where there is a GPU, verification.\n\n"
+            "<details>\n<summary>The solution: the lines as the step has them</summary>\n\n"
+            + solution + "\n</details>\n")
 
 
 def printout(path, sections=None, until=None):
@@ -248,6 +307,12 @@ def size_label(size):
 
 def bench_source():
     gpu, date, _ = load_bench()
+    with open(os.path.join(ROOT, BENCH_JSON), encoding="utf-8") as f:
+        invocations = json.load(f)["context"].get("invocations", [])
+    if len(invocations) > 1:  # one session, the steps in groups, each group with its own cuBLAS
+        groups = ", then ".join(i["what"] for i in invocations)
+        return (f"Measured with `bench_gemm` on one {gpu} on {date}, in one session of {len(invocations)} runs "
+                f"({groups}), cuBLAS in each (`{BENCH_JSON}`).\n")
     return f"Measured with `bench_gemm` on one {gpu} on {date}, cuBLAS in the same run (`{BENCH_JSON}`).\n"
 
 
@@ -471,6 +536,10 @@ def fill(path, steps):
                 text = peak_fraction(*args)
             elif kind == "bench-source":
                 text = bench_source()
+            elif kind == "speed":
+                text = speed(*args)
+            elif kind == "exercise":
+                text = exercise(*args)
             elif kind == "gpu":
                 text = gpu_box(facts[page])
             elif kind == "gpu-table":

@@ -6,7 +6,8 @@
 
 The pages are README.md and docs/*.md, docs/glossary.md aside. A term's first use is its first
 occurrence in the page's prose: code (fenced blocks and `inline`), headings, HTML comments and tags,
-the parts scripts/gen_pages.py writes (between `<!-- gen:... -->` and `<!-- gen:end -->`) and the
+the parts scripts/gen_pages.py writes (between `<!-- gen:... -->` and `<!-- gen:end -->`) or
+scripts/plot_bench.py writes (between `<!-- ladder:begin ... -->` and `<!-- ladder:end -->`) and the
 text of links to elsewhere do not count. The link goes to the term's heading in docs/glossary.md.
 """
 
@@ -60,6 +61,8 @@ def prose_mask(text):
     for m in re.finditer(r"^```.*?^```[^\n]*$", text, re.S | re.M):
         blank(m.start(), m.end())
     for m in re.finditer(r"<!-- gen:(?!end)[^\n]*-->.*?<!-- gen:end -->", text, re.S):
+        blank(m.start(), m.end())
+    for m in re.finditer(r"<!-- ladder:begin[^\n]*-->.*?<!-- ladder:end -->", text, re.S):
         blank(m.start(), m.end())
     for m in re.finditer(r"<!--.*?-->", text, re.S):
         blank(m.start(), m.end())

@@ -2,7 +2,7 @@
 # Rewrites docs/images/<step>/ from the current binaries, for every registered step (<build>/tut_steps.txt):
 # the step's SVGs (--svg) and its C-tile page (--html), for its default problem, thread 0 of CTA (0,0),
 # with --print-only (no GPU needed). The test pictures_<step> regenerates them and compares.
-# docs/images/perf.svg comes from scripts/plot_bench.py instead.
+# docs/images/ladder.svg (the speed ladder) comes from scripts/plot_bench.py instead.
 # Usage: scripts/pictures.sh [build-dir]     (default: build)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -4,6 +4,7 @@
     tests/pages_test.py github    # no Doxygen command or heading label in a page, no code in a heading,
                                   # every code block ```cpp or ```text; each step page shows its kernel
     tests/pages_test.py numbers   # every TFLOP/s figure and ratio is one the benchmark JSON holds
+    tests/pages_test.py words     # each step page shows at most 3,000 words, the README 1,500
 
 `numbers` reads every figure followed by "TFLOP/s" (or "TF"), every "N% of cuBLAS" (a vs_cuBLAS or
 ratio_cuBLAS counter) and "N% of cuBLASLt" (a ratio_cuBLASLt counter), and every cell of a table
@@ -12,7 +13,12 @@ docs/bench/*.json rounds to, at the number of decimals written. A page that quot
 history of a choice) puts it between `<!-- numbers: another run -->` and `<!-- numbers: end -->`, and
 says so in its text; a section that quotes a later run of docs/bench/ puts it between
 `<!-- numbers: run docs/bench/FILE.json -->` and `<!-- numbers: end -->`, and is checked against that
-file. Exit 0 pass, 1 fail.
+file.
+
+`words` counts what a reader sees before opening anything: every word outside a `<details>` block and
+an HTML comment, code, printouts and tables included. What a maintainer needs (what the checks cover,
+SASS tables, bug tables, experiments not kept) folds into `<details>`, which GitHub shows closed.
+Exit 0 pass, 1 fail.
 """
 import json
 import re
@@ -20,7 +26,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH_JSON = ROOT / "docs" / "bench" / "h100_2026-11-25b.json"
+BENCH_JSON = ROOT / "docs" / "bench" / "h100_2026-11-26.json"
 DOXYGEN_COMMANDS = re.compile(r"\\(snippet|include|verbinclude|image|ref|htmlonly|endhtmlonly|dontinclude)\b")
 FIGURE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?(?:TFLOP/s|TF)\b")
 PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)% of cuBLAS(?!Lt)")
@@ -63,6 +69,17 @@ def check_github():
                     bad.append(f"{page.relative_to(ROOT)}:{n}: a code block that is not ```cpp, ```text or ```diff "
                                "(Doxygen would highlight it as C++ and link its words)")
                 fenced = not fenced
+        # A folded block as both renderers take it: `<details>` alone on its line, `<summary>` (plain text)
+        # on the next, a blank line; `</details>` alone, after a blank line (docs/strip_markers.sh).
+        lines = page.read_text(encoding="utf-8").splitlines()
+        for n, line in enumerate(lines, 1):
+            if "<details" in line and (line != "<details>" or n + 1 >= len(lines)
+                                       or not re.fullmatch(r"<summary>[^<>`*]+</summary>", lines[n])
+                                       or lines[n + 1] != ""):
+                bad.append(f"{page.relative_to(ROOT)}:{n}: a <details> block opens with `<details>`, then "
+                           "`<summary>plain text</summary>`, then a blank line")
+            if "</details>" in line and (line != "</details>" or lines[n - 2] != ""):
+                bad.append(f"{page.relative_to(ROOT)}:{n}: `</details>` stands alone, after a blank line")
     steps = sorted((ROOT / "docs").glob("step*.md"))
     if not steps:
         bad.append("docs/ holds no step page")
@@ -159,8 +176,43 @@ def check_numbers():
     return 1 if bad or count == 0 else 0
 
 
+# The most words a reader sees on a page before opening a <details> block.
+WORD_LIMITS = {"step": 3000, "README": 1500}
+
+
+def visible_words(text):
+    """The words outside HTML comments and <details> blocks (nested ones too): what GitHub shows open."""
+    text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    words, depth = 0, 0
+    for line in text.splitlines():
+        opened = len(re.findall(r"<details\b", line))
+        closed = len(re.findall(r"</details>", line))
+        if depth == 0 and not opened:
+            words += len(line.split())
+        depth = max(depth + opened - closed, 0)
+    return words
+
+
+def check_words():
+    bad, rows = [], []
+    for page in pages():
+        kind = "README" if page.name == "README.md" else "step" if page.name.startswith("step") else None
+        if kind is None:
+            continue
+        n = visible_words(page.read_text(encoding="utf-8"))
+        rows.append(f"{n:6d} {page.relative_to(ROOT)}")
+        if n > WORD_LIMITS[kind]:
+            bad.append(f"{page.relative_to(ROOT)}: {n} visible words, more than {WORD_LIMITS[kind]}: fold what a "
+                       "maintainer needs into <details>")
+    print("\n".join(rows))
+    for line in bad:
+        print(f"pages_test: {line}", file=sys.stderr)
+    print(f"pages_test words: {len(rows)} pages, {len(bad)} over their limit")
+    return 1 if bad or not rows else 0
+
+
 def main(argv):
-    checks = {"github": check_github, "numbers": check_numbers}
+    checks = {"github": check_github, "numbers": check_numbers, "words": check_words}
     if len(argv) != 1 or argv[0] not in checks:
         print(f"usage: pages_test.py {'|'.join(checks)}", file=sys.stderr)
         return 2
