@@ -144,6 +144,7 @@ class Rung:
     step: str
     title: str
     cells: dict = field(default_factory=dict)  # size -> (tflops, gain or None, of_cublas, of_peak, type)
+    from_rounds: dict = field(default_factory=dict)  # size -> whether of_cublas is a median of interleaved rounds
 
 
 def ladder(results, titles):
@@ -157,14 +158,22 @@ def ladder(results, titles):
                 continue
             tflops = results.steps[step][size][0]
             kind, cublas = input_type(results, step, size)
-            gain = tflops / before[size] if size in before else None
             # Against cuBLAS: the median of the interleaved rounds where they ran (the kernels within half
             # of it), which share the GPU's state of the moment; else its own timing over cuBLAS's.
-            of_cublas = results.rounds.get(step, {}).get(size, tflops / cublas)
+            rounds = results.rounds.get(step, {}).get(size)
+            of_cublas = rounds if rounds is not None else tflops / cublas
+            # The gain over the step before at the same size: the ratio of the two shares of cuBLAS where
+            # both come from interleaved rounds against the same cuBLAS (at the power limit a kernel's own
+            # loop moves by several percent from one to the next), else of their own TFLOP/s. A step that
+            # does not run a size (tile multiples only) breaks the chain there.
+            gain = None
+            if size in before:
+                prev_tflops, prev_rounds, prev_kind = before[size]
+                both = rounds is not None and prev_rounds is not None and prev_kind == kind
+                gain = rounds / prev_rounds if both else tflops / prev_tflops
             rung.cells[size] = (tflops, gain, of_cublas, tflops / PEAK_TFLOPS[kind], kind)
-        # The gain is over the step before at the same size; a step that does not run a size (tile
-        # multiples only) breaks the chain there, and the next step's gain is left out.
-        before = {size: cell[0] for size, cell in rung.cells.items()}
+            rung.from_rounds[size] = rounds is not None
+        before = {size: (cell[0], cell[2] if rung.from_rounds[size] else None, cell[4]) for size, cell in rung.cells.items()}
         rungs.append(rung)
     return rungs
 

@@ -133,22 +133,31 @@ def diff(old, new, name, tag):
 
 
 def speed(step):
-    """STEP's rung of the speed ladder, one line in a box, between pages_test.py's markers of its run."""
+    """STEP's rung of the speed ladder, one line in a box, between pages_test.py's markers of its run: its
+    TFLOP/s at the ladder's square size, its share of cuBLAS and of the peak, and its gain over the step
+    before, as the ladder reckons it (bench_results.ladder)."""
     results = bench_results.load_results(bench_results.LADDER_JSON)
     rungs = {r.step: (i, r) for i, r in enumerate(bench_results.ladder(results, bench_results.step_titles()))}
     if step not in rungs:
         raise Stale(f"{step} is not in {bench_results.display_path(bench_results.LADDER_JSON)}")
     i, rung = rungs[step]
-    size = results.sizes[0]
+    size = bench_results.LADDER_SIZES[0]
     tflops, gain, of_cublas, of_peak, kind = rung.cells[size]
-    before = ""
-    if gain is not None:
+    where = f"at {bench_results.size_label(size)}"
+    share = f"{100 * of_cublas:.0f}% of cuBLAS {kind}" + (" in interleaved rounds" if rung.from_rounds[size] else "")
+    if gain is None:
+        text = f"{tflops:.2f} TFLOP/s {where}; {share}"
+    else:
         _, prev = list(rungs.values())[i - 1]
-        before = f", ×{gain:.2f} over step {prev.step[4:6]}'s {prev.cells[size][0]:.2f}"
+        n = prev.step[4:6]
+        if rung.from_rounds[size] and prev.from_rounds[size]:  # the gain divides the two shares
+            text = (f"{tflops:.2f} TFLOP/s {where} (step {n}: {prev.cells[size][0]:.2f}); {share} (step {n}: "
+                    f"{100 * prev.cells[size][2]:.0f}%), a gain of ×{gain:.2f}")
+        else:
+            text = f"{tflops:.2f} TFLOP/s {where}, ×{gain:.2f} over step {n}'s {prev.cells[size][0]:.2f}; {share}"
     path = bench_results.display_path(bench_results.LADDER_JSON)
     return (f"<!-- numbers: run {path} -->\n"
-            f"> **Speed:** {tflops:.2f} TFLOP/s at {bench_results.size_label(size)}{before}; {100 * of_cublas:.0f}% "
-            f"of cuBLAS {kind}, {100 * of_peak:.0f}% of the {kind} peak (the speed ladder's session on an H100, "
+            f"> **Speed:** {text}; {100 * of_peak:.0f}% of the {kind} peak (the speed ladder's session on an H100, "
             f"`{path}`).\n"
             "<!-- numbers: end -->\n")
 
