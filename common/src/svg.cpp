@@ -88,15 +88,19 @@ double heading_width(double x, std::string const& title, std::string const& note
   return x + 16 + std::max(lines_width(heading_lines(x, title, 13), 13), lines_width(heading_lines(x, note, 10), 10));
 }
 
-// A title (13) and a note under it (10), each broken into lines that fit the page's width from \p x; returns
-// how far below the one-line title and note (y 18 and 34) the last line of the note lies.
-double draw_heading(Doc& d, double x, std::string const& title, std::string const& note) {
+// How far below a one-line title and note (y 18 and 34) the heading's last line lies, once broken.
+double heading_extra(double x, std::string const& title, std::string const& note) {
+  return 16 * double(heading_lines(x, title, 13).size() - 1) +
+         14 * double(std::max<std::size_t>(heading_lines(x, note, 10).size(), 1) - 1);
+}
+
+// A title (13) and a note under it (10), each broken into lines that fit the page's width from \p x.
+void draw_heading(Doc& d, double x, std::string const& title, std::string const& note) {
   auto const title_lines = heading_lines(x, title, 13), note_lines = heading_lines(x, note, 10);
   double const extra_title = 16 * double(title_lines.size() - 1);
   for (std::size_t i = 0; i < title_lines.size(); ++i) d.text(x, 18 + 16 * double(i), title_lines[i], 13);
   for (std::size_t i = 0; i < note_lines.size(); ++i)
     d.text(x, 34 + extra_title + 14 * double(i), note_lines[i], 10, "start", "#555");
-  return extra_title + 14 * double(std::max<std::size_t>(note_lines.size(), 1) - 1);
 }
 
 // Every how many cells of \p cell units a ruler number fits in \p room units: 1, 2, 4, 8, ...
@@ -284,8 +288,7 @@ std::string tv_grid(Cells const& c, int run, std::string const& title, char row_
   int const blocks = (c.rows + rows_per_block - 1) / rows_per_block;
   std::string const note = "coloured by thread; each " + std::to_string(run) +
                            "-element vector (one copy instruction) outlined and labelled with its thread";
-  Doc measure(0, 0);
-  double const top = 60 + draw_heading(measure, left, title, note);
+  double const top = 60 + heading_extra(left, title, note);
   Doc d(std::max(left + blocks * block_w - block_gap + 16, heading_width(left, title, note)),
         top + rows_per_block * cell + 40);
   draw_heading(d, left, title, note);
@@ -493,8 +496,7 @@ std::string timeline(std::string const& title, std::string const& note, std::vec
   // column heads and row names: every text keeps its size where the page shows the picture.
   int const per_band = std::max(1, int((kPageWidth - left - 16) / col_w));
   int const ncols = int(cols.size()), bands = (ncols + per_band - 1) / per_band;
-  Doc measure(0, 0);
-  double const first_top = 70 + draw_heading(measure, 12, title, note), band_h = double(rows.size()) * row_h;
+  double const first_top = 70 + heading_extra(12, title, note), band_h = double(rows.size()) * row_h;
   auto band_top = [&](int band) { return first_top + double(band) * (band_h + band_gap); };
   double const bottom = band_top(bands - 1) + band_h;
   double key_width = 0;
