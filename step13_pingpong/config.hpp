@@ -148,6 +148,7 @@ struct RingState {
     r.index = position % STAGES;
     r.phase = std::uint32_t(position / STAGES) & 1u;
     return r;
+    //~ex= (void)position;
     //~ex= return RingState{};  // stage 0 on the first lap, whatever the position
     //~ex}
   }
@@ -183,8 +184,8 @@ enum class Bug : int {
 //! [turns]
 /// \brief The parity warpgroup w waits for on turn[w] before the mainloop of its visit \p visit > 0 (the
 /// CTA's visits alternate: warpgroup 0 takes 0, 2, 4, ..., warpgroup 1 takes 1, 3, 5, ...). The
-/// warpgroup of visit v - 1 arrives on turn[w] once it has seen its last k-tile land; that is the
-/// ((v - 1) / 2)-th phase of turn[w], counting from 0, so its parity.
+/// warpgroup of visit v - 1 arrives on turn[w] (each of its threads) once it has seen its last k-tile
+/// land; that is the ((v - 1) / 2)-th phase of turn[w], counting from 0, so its parity.
 CUTE_HOST_DEVICE constexpr std::uint32_t turn_parity(int visit) { return std::uint32_t((visit - 1) / 2) & 1u; }
 //! [turns]
 

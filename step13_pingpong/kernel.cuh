@@ -148,7 +148,10 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   // full[s]: one arrival (the producer's arrive.expect_tx) plus the TMA's bytes completes a phase.
   // empty[s]: one arrival completes a phase: the warpgroup whose tile's k-tile the stage held, the only
   // one that reads it.
-  // turn[w]: one arrival completes a phase: the other warpgroup's, when warpgroup w may start a mainloop.
+  // turn[w]: an arrival from each of the other warpgroup's 128 threads completes a phase, when warpgroup w
+  // may start a mainloop. Every thread arrives, each after its own turn wait: the warps of a warpgroup drift
+  // apart in the epilogue, and a warp running a tile ahead must not hand on a turn its warps behind have not
+  // taken yet (turn[w] would complete two phases, and their wait for the first would never return).
   int const warpgroup = int(threadIdx.x) / kWarpgroupThreads;
   if (threadIdx.x == 0) {
     CUTE_UNROLL
@@ -160,7 +163,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
         initialize_barrier(smem.empty[s], 1);
     }
     CUTE_UNROLL
-    for (int w = 0; w < CONSUMERS; ++w) initialize_barrier(smem.turn[w], 1);
+    for (int w = 0; w < CONSUMERS; ++w) initialize_barrier(smem.turn[w], kWarpgroupThreads);
     cutlass::arch::fence_barrier_init();                    // make the inits visible to the async proxy (TMA)
   }
   __syncthreads();
@@ -244,7 +247,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     clear(tCrC);
     for (int k_tile = 0; k_tile < K_TILE_MAX; ++k_tile) {
       wait_barrier(smem.full[read.index], read.consumer_parity());  // k-tile k_tile's bytes have landed
-      if (k_tile == K_TILE_MAX - 1 && wg_thread == 0)       // the tile's last k-tile: the other's turn
+      if (k_tile == K_TILE_MAX - 1)                         // the tile's last k-tile: the other's turn
         arrive_barrier(smem.turn[(warpgroup + 1) % CONSUMERS]);
   //! [idea]
       // The math on k-tile k_tile, while the producer's copies are in flight: MMA_M·MMA_K wgmmas (64 rows

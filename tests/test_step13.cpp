@@ -6,7 +6,9 @@
 // It asserts that every wait returns in the phase it meant, that no stage is refilled while read, that
 // every k-tile is read once, by the warpgroup of its tile, that no epilogue buffer is written while a
 // store reads it, and that every subtile is stored; given the bugs the step plants, no turns at all, or
-// step 12's shared epilogue buffers, it fails.
+// step 12's shared epilogue buffers, it fails. Each warpgroup is one agent here: the drift between a
+// warpgroup's four warps, which is why the kernel's turn[w] counts all 128 of its threads, is not modelled
+// (the owner test at 1100x8001x8 on the GPU is what showed it).
 #include <cstdint>
 #include <deque>
 #include <random>
