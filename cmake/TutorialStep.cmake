@@ -60,32 +60,6 @@
 #             (its GEMM is right, its layouts are not); GPU, only verification on a GPU; BOTH.
 #             tests/CMakeLists.txt checks that it fails those, and that the step passes them.
 # The type of A and B is the step's own (the element type its config.hpp names).
-# _tut_step_build(<dir> <folder> <name> <launch.cu> <arch>): the library <name>_lib and the executable
-# bin/<name> of step <dir>, compiled from the sources in <folder>: the step's own, or a copy of them (an
-# exercise's). <launch.cu> is the one the build wrote ("": the folder's own); <arch>, ARCH ("": the
-# default). Which host sources there are (step.cpp and, where the step draws pictures of its own,
-# pictures.cpp) is the step's own folder's say: a copy may not be written yet.
-function(_tut_step_build dir folder name launch_cu arch)
-  set(registered ${PROJECT_BINARY_DIR}/generated/${dir})
-  if(NOT launch_cu)
-    set(launch_cu ${folder}/launch.cu)
-  endif()
-  file(GLOB own_host_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/step.cpp ${PROJECT_SOURCE_DIR}/${dir}/pictures.cpp)
-  list(TRANSFORM own_host_sources REPLACE "^.*/" "${folder}/" OUTPUT_VARIABLE host_sources)
-  add_library(${name}_lib STATIC ${launch_cu} ${host_sources})
-  target_include_directories(${name}_lib PUBLIC ${folder} ${registered})
-  target_link_libraries(${name}_lib PUBLIC tut::common tut::cute)
-  if(arch)
-    set_target_properties(${name}_lib PROPERTIES CUDA_ARCHITECTURES "${arch}")
-  endif()
-  # What nvcc and ptxas print for launch.cu is kept in <build>/ptxas/<name>.log: the SASS test reads it.
-  set_target_properties(${name}_lib PROPERTIES
-    CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/cmake/ptxas_log.sh;${PROJECT_BINARY_DIR}/ptxas/${name}.log")
-  add_executable(${name} ${folder}/main.cpp)
-  target_link_libraries(${name} PRIVATE ${name}_lib)
-  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
-endfunction()
-
 function(add_tutorial_step dir)
   cmake_parse_arguments(PARSE_ARGV 1 S "" "TITLE;SIZES;WHY;MIN_CC;MAX_CC;ARCH;ARCH_WHY;LAUNCH;LAUNCH_WITH;PICTURES;EXERCISE"
                         "LIFTED_BY;GOLDENS;SANITIZE")
@@ -273,6 +247,32 @@ tut::Step const& step();
   endforeach()
   set_property(GLOBAL PROPERTY TUT_STEP_${dir}_JSON
     "{\"dir\": \"${dir}\", \"title\": \"${j_TITLE}\", \"sizes\": \"${S_SIZES}\", \"min_cc\": ${S_MIN_CC}, \"max_cc\": ${S_MAX_CC}, \"arch_why\": \"${j_ARCH_WHY}\", \"arch\": \"${S_ARCH}\"}")
+endfunction()
+
+# _tut_step_build(<dir> <folder> <name> <launch.cu> <arch>): the library <name>_lib and the executable
+# bin/<name> of step <dir>, compiled from the sources in <folder>: the step's own, or a copy of them (an
+# exercise's). <launch.cu> is the one the build wrote ("": the folder's own); <arch>, ARCH ("": the
+# default). Which host sources there are (step.cpp and, where the step draws pictures of its own,
+# pictures.cpp) is the step's own folder's say: a copy may not be written yet.
+function(_tut_step_build dir folder name launch_cu arch)
+  set(registered ${PROJECT_BINARY_DIR}/generated/${dir})
+  if(NOT launch_cu)
+    set(launch_cu ${folder}/launch.cu)
+  endif()
+  file(GLOB own_host_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/step.cpp ${PROJECT_SOURCE_DIR}/${dir}/pictures.cpp)
+  list(TRANSFORM own_host_sources REPLACE "^.*/" "${folder}/" OUTPUT_VARIABLE host_sources)
+  add_library(${name}_lib STATIC ${launch_cu} ${host_sources})
+  target_include_directories(${name}_lib PUBLIC ${folder} ${registered})
+  target_link_libraries(${name}_lib PUBLIC tut::common tut::cute)
+  if(arch)
+    set_target_properties(${name}_lib PROPERTIES CUDA_ARCHITECTURES "${arch}")
+  endif()
+  # What nvcc and ptxas print for launch.cu is kept in <build>/ptxas/<name>.log: the SASS test reads it.
+  set_target_properties(${name}_lib PROPERTIES
+    CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/cmake/ptxas_log.sh;${PROJECT_BINARY_DIR}/ptxas/${name}.log")
+  add_executable(${name} ${folder}/main.cpp)
+  target_link_libraries(${name} PRIVATE ${name}_lib)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
 endfunction()
 
 # tut_register_steps(): after the last add_tutorial_step(). Generates

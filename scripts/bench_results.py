@@ -11,7 +11,9 @@ import re
 from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LADDER_JSON = os.path.join(ROOT, "docs", "bench", "h100_2026-11-26.json")
+# The pages' one benchmark run: every figure the pages and the README quote comes from it (the older
+# runs of docs/bench/ only where a page marks a passage as history).
+BENCH_JSON = os.path.join(ROOT, "docs", "bench", "h100_2026-11-26.json")
 CMAKELISTS = os.path.join(ROOT, "CMakeLists.txt")
 # The peaks a step's % of peak divides by: the H100 SXM's datasheet figures, dense. FP32 on the CUDA
 # cores (steps 01-04: fp32 in, FFMA) and FP16 on the tensor cores with fp32 accumulation (steps 05-13).

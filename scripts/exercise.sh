@@ -36,33 +36,19 @@ if [ -e "$out" ] && [ $force = 0 ]; then
   echo "exercise: $out exists (your work?); --force writes a blank copy over it" >&2; exit 2
 fi
 mkdir -p "$out"
-/usr/bin/python3 - "$root/$dir" "$out" <<'PY'
-import os, re, shutil, sys
-src, out = sys.argv[1], sys.argv[2]
-begin, end, hold = re.compile(r"^(\s*)//~ex\{\s*(.*)$"), re.compile(r"^\s*//~ex\}\s*$"), re.compile(r"^\s*//~ex= ?(.*)$")
+/usr/bin/python3 - "$root/scripts" "$root/$dir" "$out" <<'PY'
+import os, shutil, sys
+sys.path.insert(0, sys.argv[1])
+from lesson_view import exercise_blanked
+src, out = sys.argv[2], sys.argv[3]
 for name in sorted(os.listdir(src)):
     path = os.path.join(src, name)
     if not os.path.isfile(path):
         continue
-    lines, copy, block = open(path, encoding="utf-8").read().split("\n"), [], None
-    for n, line in enumerate(lines, 1):
-        opened, placeholder = begin.match(line), hold.match(line)
-        if opened:
-            if block is not None:
-                sys.exit(f"exercise: {path}:{n}: //~ex{{ inside another")
-            block = opened.group(1)
-            copy.append(f"{block}// TODO(exercise): {opened.group(2)}")
-        elif end.match(line):
-            if block is None:
-                sys.exit(f"exercise: {path}:{n}: //~ex}} without //~ex{{")
-            block = None
-        elif block is not None:
-            if placeholder:
-                copy.append(block + placeholder.group(1))
-        else:
-            copy.append(line)
-    if block is not None:
-        sys.exit(f"exercise: {path}: //~ex{{ is never closed")
+    try:
+        copy, _ = exercise_blanked(open(path, encoding="utf-8").read().split("\n"), path)
+    except ValueError as e:
+        sys.exit(f"exercise: {e}")
     with open(os.path.join(out, name), "w", encoding="utf-8") as f:
         f.write("\n".join(copy))
     shutil.copymode(path, os.path.join(out, name))

@@ -50,11 +50,11 @@ import sys
 import tempfile
 
 import bench_results
-from lesson_view import lesson_lines
+from lesson_view import exercise_blanked, lesson_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(ROOT, "docs")
-BENCH_JSON = "docs/bench/h100_2026-11-26.json"
+BENCH_JSON = bench_results.display_path(bench_results.BENCH_JSON)  # json=PATH arguments replace it
 # The pages in reading order: the notation page, then the registered steps (tut_steps.json).
 FIRST_PAGES = ["notation"]
 
@@ -136,10 +136,10 @@ def speed(step):
     """STEP's rung of the speed ladder, one line in a box, between pages_test.py's markers of its run: its
     TFLOP/s at the ladder's square size, its share of cuBLAS and of the peak, and its gain over the step
     before, as the ladder reckons it (bench_results.ladder)."""
-    results = bench_results.load_results(bench_results.LADDER_JSON)
+    results = bench_results.load_results(bench_results.BENCH_JSON)
     rungs = {r.step: (i, r) for i, r in enumerate(bench_results.ladder(results, bench_results.step_titles()))}
     if step not in rungs:
-        raise Stale(f"{step} is not in {bench_results.display_path(bench_results.LADDER_JSON)}")
+        raise Stale(f"{step} is not in {bench_results.display_path(bench_results.BENCH_JSON)}")
     i, rung = rungs[step]
     size = bench_results.LADDER_SIZES[0]
     tflops, gain, of_cublas, of_peak, kind = rung.cells[size]
@@ -155,29 +155,21 @@ def speed(step):
                     f"{100 * prev.cells[size][2]:.0f}%), a gain of ×{gain:.2f}")
         else:
             text = f"{tflops:.2f} TFLOP/s {where}, ×{gain:.2f} over step {n}'s {prev.cells[size][0]:.2f}; {share}"
-    path = bench_results.display_path(bench_results.LADDER_JSON)
+    path = bench_results.display_path(bench_results.BENCH_JSON)
     return (f"<!-- numbers: run {path} -->\n"
             f"> **Speed:** {text}; {100 * of_peak:.0f}% of the {kind} peak (the speed ladder's session on an H100, "
             f"`{path}`).\n"
             "<!-- numbers: end -->\n")
 
 
-EXERCISE_BEGIN = re.compile(r"^(\s*)//~ex\{\s*(.*)$")
-
-
 def exercise(step):
     """The hands-on exercise of STEP: what scripts/exercise.sh blanks, how to check it, the solution."""
     blocks = []
     for name in sorted(os.listdir(os.path.join(ROOT, step))):
-        lines = read(f"{step}/{name}").splitlines()
-        for i, line in enumerate(lines):
-            m = EXERCISE_BEGIN.match(line)
-            if not m:
-                continue
-            end = next(j for j in range(i, len(lines)) if lines[j].strip() == "//~ex}")
-            body = [x for x in lesson_lines(lines[i + 1:end])]
-            indent = min((len(x) - len(x.lstrip()) for x in body if x.strip()), default=0)
-            blocks.append((name, m.group(2), "\n".join(x[indent:] for x in body)))
+        _, found = exercise_blanked(read(f"{step}/{name}").splitlines(), f"{step}/{name}")
+        for hint, solution in found:
+            indent = min((len(x) - len(x.lstrip()) for x in solution if x.strip()), default=0)
+            blocks.append((name, hint, "\n".join(x[indent:] for x in solution)))
     if not blocks:
         raise Stale(f"{step} has no `//~ex{{` lines")
     n = step[4:6]

@@ -14,8 +14,9 @@ reads as the code as written:
       written();                              ->   written();
 
 A hands-on exercise marks the lines that carry a step's idea (scripts/exercise.sh blanks them in a
-learner's copy): `//~ex{ hint` opens them, `//~ex}` closes them, and `//~ex= code` lines between hold the
-placeholder the copy gets. Each marker is a line of its own, and goes; the lines it marks stay.
+learner's copy, through exercise_blanked()): `//~ex{ hint` opens them, `//~ex}` closes them, and
+`//~ex= code` lines between hold the placeholder the copy gets. Each marker is a line of its own, and
+goes; the lines it marks stay.
 
 scripts/diff_steps.sh diffs these views, and scripts/gen_pages.py quotes them.
 """
@@ -65,6 +66,40 @@ def lesson_lines(lines):
         pending = False
         out.append(line)
     return out
+
+
+EXERCISE_BEGIN_RE = re.compile(r"^(\s*)//~ex\{\s*(.*)$")
+EXERCISE_END_RE = re.compile(r"^\s*//~ex\}\s*$")
+EXERCISE_HOLD_RE = re.compile(r"^\s*//~ex= ?(.*)$")
+
+
+def exercise_blanked(lines, where="source"):
+    """A hands-on exercise's blank copy of a file's lines, and its blocks: (the copy's lines, [(hint,
+    solution lines)]). In the copy each `//~ex{` ... `//~ex}` block becomes `// TODO(exercise): hint` and
+    its `//~ex=` placeholder lines, at the marker's indent. A malformed block raises ValueError."""
+    copy, blocks, indent = [], [], None
+    for n, line in enumerate(lines, 1):
+        opened, held = EXERCISE_BEGIN_RE.match(line), EXERCISE_HOLD_RE.match(line)
+        if opened:
+            if indent is not None:
+                raise ValueError(f"{where}:{n}: //~ex{{ inside another")
+            indent = opened.group(1)
+            blocks.append((opened.group(2), []))
+            copy.append(f"{indent}// TODO(exercise): {opened.group(2)}")
+        elif EXERCISE_END_RE.match(line):
+            if indent is None:
+                raise ValueError(f"{where}:{n}: //~ex}} without //~ex{{")
+            indent = None
+        elif indent is not None:
+            if held:
+                copy.append(indent + held.group(1))
+            else:
+                blocks[-1][1].append(line)
+        else:
+            copy.append(line)
+    if indent is not None:
+        raise ValueError(f"{where}: //~ex{{ is never closed")
+    return copy, [(hint, lesson_lines(solution)) for hint, solution in blocks]
 
 
 def main():

@@ -32,10 +32,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot loads)
 from matplotlib import ticker  # noqa: E402
 
-from bench_results import (LADDER_SIZES, PEAK_TFLOPS, ROOT, SIZE_RE, BadInput, LADDER_JSON, display_path,  # noqa: E402
+from bench_results import (LADDER_SIZES, PEAK_TFLOPS, ROOT, SIZE_RE, BadInput, BENCH_JSON, display_path,  # noqa: E402
                            ladder, load_results, read_text, size_label, step_families, step_titles)
 
-DEFAULT_JSON = LADDER_JSON
+DEFAULT_JSON = BENCH_JSON
 DEFAULT_SVG = os.path.join(ROOT, "docs", "images", "ladder.svg")
 DEFAULT_PAGES = [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "index.md")]
 

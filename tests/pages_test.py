@@ -26,7 +26,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH_JSON = ROOT / "docs" / "bench" / "h100_2026-11-26.json"
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_results import BENCH_JSON as _BENCH_JSON  # noqa: E402  (the pages' one run, named once)
+
+BENCH_JSON = Path(_BENCH_JSON)
 DOXYGEN_COMMANDS = re.compile(r"\\(snippet|include|verbinclude|image|ref|htmlonly|endhtmlonly|dontinclude)\b")
 FIGURE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?(?:TFLOP/s|TF)\b")
 PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)% of cuBLAS(?!Lt)")

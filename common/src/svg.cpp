@@ -189,12 +189,16 @@ int row_period(std::vector<int> const& key, int rows, int cols) {
   return rows;
 }
 
-Cells first_rows(Cells const& c, int rows) {
-  Cells out = c;
-  std::size_t const n = std::size_t(rows) * std::size_t(c.cols);
+Cells first_rows(Cells const& c, int rows, int cols) {
+  Cells out;
   out.rows = rows;
-  out.owner.resize(n);
-  out.inside.resize(n);
+  out.cols = cols < 0 ? c.cols : cols;
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < out.cols; ++k) {
+      std::size_t const i = std::size_t(r) * std::size_t(c.cols) + std::size_t(k);
+      out.owner.push_back(c.owner[i]);
+      out.inside.push_back(c.inside[i]);
+    }
   return out;
 }
 

@@ -341,17 +341,6 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
     int const wm = std::min(tm, int(size<0>(AtomShape{}))), wn = std::min(tn, 2 * int(size<1>(AtomShape{}))),
               wk = std::min(tk, int(size<2>(AtomShape{})));
     int const threads = int(size(mma));
-    auto window = [](svg::Cells const& all, int rows, int cols) {
-      svg::Cells w;
-      w.rows = rows;
-      w.cols = cols;
-      for (int r = 0; r < rows; ++r)
-        for (int k = 0; k < cols; ++k) {
-          w.owner.push_back(all.owner[std::size_t(r) * std::size_t(all.cols) + std::size_t(k)]);
-          w.inside.push_back(true);
-        }
-      return w;
-    };
     svg::Cells const a = detail::cells_of(tm, tk, threads, [&](int t) {
       return mma.get_slice(t).partition_A(make_identity_tensor(make_shape(tm, tk)));
     });
@@ -363,7 +352,7 @@ void write_pictures(Options const& o, OperandStrides const& st, std::string cons
     });
     bool const whole = wm == tm && wn == tn && wk == tk;
     svg::write_file(dir + "mma.svg",
-                    svg::mma_panels(window(a, wm, wk), window(b, wn, wk), window(c, wm, wn),
+                    svg::mma_panels(svg::first_rows(a, wm, wk), svg::first_rows(b, wn, wk), svg::first_rows(c, wm, wn),
                                     step + ": the TiledMMA's A, B and C, each element's thread T and value V",
                                     whole ? "the whole " + std::to_string(tm) + "x" + std::to_string(tn) + "x" +
                                                 std::to_string(tk) + " tile of the TiledMMA"

@@ -64,8 +64,8 @@ struct Cells {
 /// rows with key(r, c) == key(r - p, c) for every r >= p. A picture need only draw those rows.
 int row_period(std::vector<int> const& key, int rows, int cols);
 
-/// \brief The first \p rows rows of \p c.
-Cells first_rows(Cells const& c, int rows);
+/// \brief The first \p rows rows and \p cols columns of \p c (\p cols < 0: all of them).
+Cells first_rows(Cells const& c, int rows, int cols = -1);
 
 /// \brief A tile coloured by owning thread, the \p traced thread outlined, cells past the problem's edge
 /// greyed; \p row_name and \p col_name label the axes, \p first_row and \p first_col their first values.
