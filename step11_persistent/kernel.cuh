@@ -116,7 +116,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   Tensor sA = make_tensor(make_smem_ptr(smem.mainloop.A.begin()), sA_layout);  // (BLK_M,BLK_K,STAGES)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
   constexpr int STAGES = size<2>(SmemLayoutA{});
-  constexpr int CONSUMERS = size(TiledMma{}) / kWarpgroupThreads;
+  constexpr int CONSUMERS = Cfg::kConsumers;                // the consumer warpgroups
   //! [smem]
 
   //! [tma_partition]
@@ -144,6 +144,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   // empty[s]: one arrival per consumer warpgroup completes a phase.
   // epi_done: one arrival per consumer thread, once it has stored its part of a tile, completes a phase.
   int const warpgroup = int(threadIdx.x) / kWarpgroupThreads;
+  int const wg_thread = int(threadIdx.x) % kWarpgroupThreads;  // the thread within its warpgroup
   if (threadIdx.x == 0) {
     CUTE_UNROLL
     for (int s = 0; s < STAGES; ++s) {
@@ -232,7 +233,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       warpgroup_wait<kWgmmaInFlight>();                     // all but the batch just issued are done
       warpgroup_fence_operand(tCrC);
       if (k_tile > 0) {
-        if (threadIdx.x % kWarpgroupThreads == 0) arrive_barrier(smem.empty[release.index]);
+        if (wg_thread == 0) arrive_barrier(smem.empty[release.index]);
         release.advance();
       }
       read.advance();
@@ -248,7 +249,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     warpgroup_wait<0>();                                    // the last batch too
     warpgroup_fence_operand(tCrC);
     if constexpr (BUG != Bug::last_stage_kept) {            //~bug last_stage_kept deletes this release
-      if (threadIdx.x % kWarpgroupThreads == 0) arrive_barrier(smem.empty[release.index]);
+      if (wg_thread == 0) arrive_barrier(smem.empty[release.index]);
       release.advance();
     }                                                       //~bug
     cutlass::arch::NamedBarrier::sync(size(mma), 1);        // barrier 1, the consumers' threads

@@ -117,7 +117,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
   Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);          // (BLK_M,EPI_N,BUFFERS)
   constexpr int STAGES = size<2>(SmemLayoutA{});
-  constexpr int CONSUMERS = size(TiledMma{}) / kWarpgroupThreads;
+  constexpr int CONSUMERS = Cfg::kConsumers;                // the consumer warpgroups
   //! [smem]
 
   //! [tma_partition]
@@ -144,6 +144,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   // full[s]: one arrival (the producer's arrive.expect_tx) plus the TMA's bytes completes a phase.
   // empty[s]: one arrival per consumer warpgroup completes a phase.
   int const warpgroup = int(threadIdx.x) / kWarpgroupThreads;
+  int const wg_thread = int(threadIdx.x) % kWarpgroupThreads;  // the thread within its warpgroup
   if (threadIdx.x == 0) {
     CUTE_UNROLL
     for (int s = 0; s < STAGES; ++s) {
@@ -184,6 +185,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     return;                                                 // the producer's part is done
   }
   cutlass::arch::warpgroup_reg_alloc<Cfg::kConsumerRegs>();  // the consumers: room for the accumulators
+  // The thread that issues the TMA stores of C, and waits for them: bulk groups are per thread.
+  bool const storer = threadIdx.x == 0;
   //! [producer]
 
   //! [partition]
@@ -234,7 +237,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       warpgroup_wait<kWgmmaInFlight>();                     // all but the batch just issued are done
       warpgroup_fence_operand(tCrC);
       if (k_tile > 0) {
-        if (threadIdx.x % kWarpgroupThreads == 0) arrive_barrier(smem.empty[release.index]);
+        if (wg_thread == 0) arrive_barrier(smem.empty[release.index]);
         release.advance();
       }
       read.advance();
@@ -247,7 +250,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     // consumers store this tile, the producer fills the ring with the next one's k-tiles.
     warpgroup_wait<0>();                                    // the last batch too
     warpgroup_fence_operand(tCrC);
-    if (threadIdx.x % kWarpgroupThreads == 0) arrive_barrier(smem.empty[release.index]);
+    if (wg_thread == 0) arrive_barrier(smem.empty[release.index]);
     release.advance();
     // Store::owners (tests only): each thread stores its own id instead, through the same partition.
     if (p.store == tut::Store::owners) tut::fill_owner_id(tCrC, visit, size(mma));
@@ -263,9 +266,9 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
         int const buffer = e % BUFFERS;
         // The buffer's previous store (subtile e - BUFFERS, perhaps of the tile before) must have read it.
         if constexpr (BUG == Bug::store_wait_one_short)     //~bug store_wait_one_short: one store more may read on
-          if (threadIdx.x == 0) tma_store_wait<BUFFERS>();  //~bug
+          if (storer) tma_store_wait<BUFFERS>();            //~bug
         if constexpr (BUG != Bug::no_store_wait && BUG != Bug::store_wait_one_short)  //~bug no_store_wait deletes it
-          if (threadIdx.x == 0) tma_store_wait<BUFFERS - 1>();
+          if (storer) tma_store_wait<BUFFERS - 1>();
         cutlass::arch::NamedBarrier::sync(size(mma), 1);    // barrier 1, the consumers' threads
         Tensor tCsC_buf = make_tensor(tCsC.data() + buffer * kBufferElems, tCsC.layout());  // ((PER,MMA_M),SUBTILES)
         //! [idea]
@@ -273,7 +276,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
         // The consumers wrote sC through the generic proxy; the TMA unit reads it through the async one.
         tma_store_fence();                                  // fence.proxy.async.shared::cta, per thread
         cutlass::arch::NamedBarrier::sync(size(mma), 1);    // the whole subtile is in smem
-        if (threadIdx.x == 0) {
+        if (storer) {
           if constexpr (BUG == Bug::box_not_scaled)         //~bug box_not_scaled: box n + e, not n·SUBTILES + e
             copy(tma_c, tSsC(_,_,_,buffer), tSgC(_,_,_,tile.m,tile.n + e));  //~bug
           else                                              //~bug
@@ -291,7 +294,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     }
   }
   // The CTA's smem must outlive the TMA's reads of it: wait for the last stores before leaving.
-  if (TMA_STORE && threadIdx.x == 0) tma_store_wait<0>();
+  if (TMA_STORE && storer) tma_store_wait<0>();
   //! [epilogue]
 }
 

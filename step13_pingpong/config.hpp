@@ -1,7 +1,8 @@
 /// \file step13_pingpong/config.hpp
-/// \brief Step 13's one source of truth: step 12's problem layouts and Config, made for a ping-pong
-/// kernel, in which each consumer warpgroup computes whole 128×128 tiles of its own and the two take
-/// turns on the tensor cores: one multiplies while the other stores its tile.
+/// \brief Step 13's one source of truth: the problem layouts, and a Config holding the CTA tiler,
+/// the staged smem layouts in GMMA's swizzle atom, the bytes of each TMA box, the epilogue's subtiles and
+/// their smem buffers, one warpgroup's TiledMMA, the warp roles, the persistent tile schedule and the
+/// pipeline's barrier state, with the turns of ping-pong.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
 /// what is printed is what runs. Only the TMA descriptors are made elsewhere (tut/launch.cuh), at run time:
@@ -88,9 +89,8 @@ inline constexpr int kEpiN = 16;
 /// \brief The epilogue's smem buffers per consumer warpgroup: its subtile e is written into its buffer
 /// e % kEpiBuffers, while the TMA unit may still be reading the other.
 inline constexpr int kEpiBuffers = 2;
-/// \brief The buffer warpgroup \p warpgroup writes subtile \p subtile of its tile into: its own two,
-/// w·kEpiBuffers and w·kEpiBuffers + 1, in turn. In step 12 both warpgroups stored one tile together,
-/// through buffers 0 and 1; here each stores tiles of its own, at any moment, so each needs its own.
+/// \brief The buffer warpgroup \p warpgroup writes subtile \p subtile of its tile into: its own two in turn.
+/// In step 12 both warpgroups stored one tile together; here each stores its own tiles, so needs its own.
 CUTE_HOST_DEVICE constexpr int epi_buffer(int warpgroup, int subtile) {
   return warpgroup * kEpiBuffers + subtile % kEpiBuffers;
 }
@@ -108,9 +108,8 @@ using tut::by_subtile;
 /// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and beside them (no longer
 /// a union: the producer fills the ring with the next tile's k-tiles while the consumers store this
 /// one) the epilogue's buffers. The 128B-swizzle pattern repeats every 1 KB of address and the TMA unit
-/// and wgmma's descriptors assume it starts on a 1 KB boundary, so sA and sB do, and sC (64B-swizzled:
-/// its pattern repeats every 512 bytes) with them. After them, two mbarriers per stage and one turn
-/// barrier per consumer warpgroup.
+/// and wgmma's descriptors assume it starts on a 1 KB boundary, so sA, sB and sC do. After them, two
+/// mbarriers per stage and one turn barrier per consumer warpgroup.
 template <class TA, class TB, class TC, class SmemLayoutA, class SmemLayoutB, class SmemLayoutC>
 struct SharedStorage {
   static constexpr int kStages = size<2>(SmemLayoutA{});  ///< the ring's stages: mode 2 of the smem layouts
@@ -170,7 +169,6 @@ struct RingState {
 
 /// \brief The bugs --bug plants, each a line or two of kernel.cuh (tagged `//~bug`); step.cpp says what each
 /// breaks and which check catches it.
-/// Both are step 12's lines, kept where ping-pong changed them.
 enum class Bug : int {
   none = 0,                  ///< the kernel as written
   //~bug{
@@ -198,15 +196,14 @@ template <int BLK_M, int BLK_N, int BLK_K, int CONSUMERS, int STAGES>
 struct Config {
   /// \brief The tiler of one tile (BLK_M, BLK_N, BLK_K): a consumer warpgroup's, whole.
   using CtaTiler = Shape<Int<BLK_M>, Int<BLK_N>, Int<BLK_K>>;
-  /// \brief The wgmma atom on ONE warpgroup, repeated BLK_M/64 times down M: each consumer warpgroup
-  /// runs this TiledMMA on its own tile. (Threads 0..127 of the warpgroup.) Step 12's spread one
-  /// tile over both consumer warpgroups, stacked along M.
+  /// \brief The wgmma atom on ONE warpgroup (threads 0..127 of it), repeated BLK_M/64 times down M: each
+  /// consumer warpgroup runs it on its own tile. Step 12's spread one tile over both, stacked along M.
   using TiledMma = decltype(make_tiled_mma(MmaOp<BLK_N>{}, Layout<Shape<_1, _1, _1>>{}));
   static constexpr int kConsumers = CONSUMERS;                      ///< math warpgroups
   static constexpr int kMmaThreads = kWarpgroupThreads;             ///< the TiledMMA's threads: one warpgroup
   /// \brief Threads per CTA: the consumers, then one producer warpgroup, whose first thread issues
   /// every TMA load. (A whole warpgroup, so that `setmaxnreg` can hand its registers to the consumers.)
-  static constexpr int kThreads = kWarpgroupThreads * CONSUMERS + kWarpgroupThreads;
+  static constexpr int kThreads = kWarpgroupThreads * (CONSUMERS + 1);
   static constexpr int kStages = STAGES;                             ///< k-tiles in the smem ring
   /// \brief Registers per thread after `setmaxnreg`: the producer needs few, the consumers hold the
   /// accumulators (BLK_M·BLK_N/kMmaThreads floats each). 128·(kProducerRegs + CONSUMERS·kConsumerRegs)
@@ -216,8 +213,7 @@ struct Config {
   /// \brief How the CTAs visit the tiles: persistent. 132 CTAs, one per SM of an H100 SXM or H200 (fewer
   /// when there are fewer tiles), stay resident; CTA c computes tiles c, c + 132, c + 264, ... of step
   /// 10's raster order (groups of 8 tile-rows, tut::raster_tile). Fixed when the step is compiled, so the
-  /// printout can name the CTA of any tile without a GPU. Its warpgroups take them in turn: warpgroup 0
-  /// visits 0, 2, 4, ..., warpgroup 1 visits 1, 3, 5, ...
+  /// printout can name the CTA of any tile without a GPU.
   static constexpr int kCtas = 132;
   static constexpr tut::TileSchedule kSchedule{tut::Visit::persistent, 8, kCtas};  ///< CTA c: tiles c, c+132, ...
   static_assert(kSchedule.kind == tut::Visit::persistent, "the kernel's CTAs loop over their tiles");
@@ -228,7 +224,7 @@ struct Config {
   using SmemLayoutB = SmemStaged<BLK_N, BLK_K, STAGES>;
   /// \brief sC: kEpiBuffers subtiles of BLK_M×kEpiN per consumer warpgroup. (m,n,buffer) -> smem_idx
   using SmemLayoutC = step13::SmemLayoutC<BLK_M, CONSUMERS>;
-  /// \brief A tile, (BLK_M,BLK_N), on buffer 0 of sC: what partition_C of the accumulators is applied to.
+  /// \brief The C tile, (BLK_M,BLK_N), on buffer 0 of sC: what partition_C of the accumulators is applied to.
   using TileOnBuffer = tut::TileOnBuffer<BLK_M, BLK_N, kEpiN>;
   static constexpr int kSubtiles = BLK_N / kEpiN;  ///< TMA stores per C tile
   /// \brief The kernel's shared memory.
@@ -246,7 +242,7 @@ struct Config {
 
   // What the comments above state.
   static_assert(CONSUMERS == 2, "ping-pong: two consumer warpgroups take turns (SharedStorage has two turn barriers)");
-  static_assert(int(size(TiledMma{})) == kMmaThreads, "one warpgroup per tile");
+  static_assert(int(size(TiledMma{})) == kMmaThreads, "the TiledMMA's threads");
   static_assert(BLK_M % 64 == 0 && BLK_N % 8 == 0 && BLK_N <= 256,
                 "a tile is whole 64-row wgmmas; a wgmma is 8 to 256 columns wide");
   static_assert(BLK_K * int(sizeof(ElementAB)) == 128, "a k-tile row is one 128-byte swizzle row");
@@ -263,20 +259,19 @@ struct Config {
 //! [config]
 
 //! [default]
-/// \brief The step's configuration: a 128×128×64 tile per consumer warpgroup (two m64n128k16 wgmmas per
-/// 16 k), 6 stages of 32 KB (196,608 bytes: step 12's ring, in bytes), two epilogue buffers of 128×16
-/// floats per warpgroup (32,768 bytes in all: step 12's two) and the 14 mbarriers, which the 1 KB
-/// alignment pads to 1,024 bytes: 230,400 bytes of smem, step 12's.
+/// \brief The configuration step 13 runs: a 128×128×64 tile per consumer warpgroup (two m64n128k16 wgmmas
+/// per 16 k), 6 stages of 32 KB (step 12's ring, in bytes), one CTA per SM, and two epilogue buffers of
+/// 128×16 floats per warpgroup (step 12's two, in bytes). The asserts below count its smem.
 using Default = Config<128, 128, 64, 2, 6>;
 //! [default]
-static_assert(Default::kSmemBytes == 6 * 32768 + 4 * 8192 + 1024 && Default::kSmemBytes == 230400,
-              "6 stages of 32 KB, four 8 KB subtiles of C, then the 14 mbarriers padded to 1 KB: 230,400 bytes");
 // kernel.cuh's comment on the nested modes tile_to_shape makes: the default's sB repeats the 8x64 atom
 // 16 times down N, once along K and 6 times along the stages.
 static_assert(std::is_same_v<decltype(shape(Default::SmemLayoutB{})), Shape<Shape<_8, _16>, Shape<_64, _1>, Shape<_1, _6>>>,
               "sB is ((8,16),(64,1),(1,6))");
+static_assert(Default::kStageBytes == 32768 && Default::kSmemBytes == 6 * 32768 + 4 * 8192 + 1024,
+              "6 stages of 32 KB, four 8 KB subtiles of C, then the 14 mbarriers padded to 1 KB: 230,400 bytes");
 static_assert(std::is_same_v<MmaOp<128>, SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
-              "the wgmma is m64n128k16, fp16 in, fp32 accumulate");
+              "the default's wgmma is m64n128k16, fp16 in, fp32 accumulate");
 
 /// \brief The configurations compiled into the step (the benchmark times each, the GPU tests run each;
 /// --variant picks one).

@@ -1,10 +1,8 @@
 /// \file step13_pingpong/kernel.cuh
-/// \brief Step 13's kernel: step 12's, with its two consumer warpgroups in ping-pong. Each CTA stays
-/// resident and loops over the tiles its schedule gives it, and the producer's ring runs on from one
-/// tile into the next, as before. What is new: each consumer warpgroup computes whole tiles of its own,
-/// warpgroup 0 the CTA's tiles 0, 2, 4, ..., warpgroup 1 tiles 1, 3, 5, ..., and the two take turns on
-/// the tensor cores. While one runs its mainloop, the other stores its last tile through its own smem
-/// buffers, so the tensor cores no longer idle through the epilogues. Built for sm_90a only.
+/// \brief Step 13's kernel: step 12's, with its two consumer warpgroups in ping-pong. Each computes whole
+/// tiles of its own (warpgroup 0 the CTA's tiles 0, 2, 4, ..., warpgroup 1 tiles 1, 3, 5, ...), and the
+/// two take turns on the tensor cores: while one runs its mainloop, the other stores its last tile through
+/// its own smem buffers, so the tensor cores no longer idle through the epilogues. Built for sm_90a only.
 /// In CUTLASS: the `KernelTmaWarpSpecializedPingpong` schedule; the turns are its `OrderedSequenceBarrier`
 /// (cutlass/pipeline/sm90_pipeline.hpp), here one mbarrier per warpgroup.
 #pragma once
@@ -23,9 +21,8 @@ namespace step13 {
 using namespace cute;
 
 /// \brief C = A·Bᵀ with BLK_M×BLK_N C tiles, several per CTA: a producer warpgroup (the last) loads k-tiles with
-/// TMA into a STAGES-deep smem ring, one tile's after another's; the CONSUMERS consumer warpgroups (threads
-/// 0..128·CONSUMERS-1) take the tiles in turn, each multiplying its tile's k-tiles with wgmma (Cfg's TiledMMA is
-/// one warpgroup's) and storing its C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
+/// TMA into a STAGES-deep smem ring; the consumer warpgroups (threads 0..255) take the tiles in turn, each
+/// multiplying its own with wgmma and storing it. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
 /// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
 /// only the run knows (tut::TmaParams):
@@ -121,7 +118,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   Tensor sB = make_tensor(make_smem_ptr(smem.mainloop.B.begin()), sB_layout);  // (BLK_N,BLK_K,STAGES)
   Tensor sC = make_tensor(make_smem_ptr(smem.C.begin()), sC_layout);          // (BLK_M,EPI_N,BUFFERS·CONSUMERS)
   constexpr int STAGES = size<2>(SmemLayoutA{});
-  constexpr int CONSUMERS = Cfg::kConsumers;                // consumer warpgroups, each on tiles of its own
+  constexpr int CONSUMERS = Cfg::kConsumers;                // the consumer warpgroups
   //! [smem]
 
   //! [tma_partition]
@@ -148,11 +145,11 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   // full[s]: one arrival (the producer's arrive.expect_tx) plus the TMA's bytes completes a phase.
   // empty[s]: one arrival completes a phase: the warpgroup whose tile's k-tile the stage held, the only
   // one that reads it.
-  // turn[w]: an arrival from each of the other warpgroup's 128 threads completes a phase, when warpgroup w
-  // may start a mainloop. Every thread arrives, each after its own turn wait: the warps of a warpgroup drift
-  // apart in the epilogue, and a warp running a tile ahead must not hand on a turn its warps behind have not
-  // taken yet (turn[w] would complete two phases, and their wait for the first would never return).
+  // turn[w]: all 128 threads of the other warpgroup arrive, each after its own turn wait, to let w start a
+  // mainloop. (Warps drift apart in the epilogue: with one arrival, a warp a tile ahead could hand on a turn
+  // its warps behind have not taken; turn[w] would complete two phases, and their wait never return.)
   int const warpgroup = int(threadIdx.x) / kWarpgroupThreads;
+  int const wg_thread = int(threadIdx.x) % kWarpgroupThreads;  // the thread within its warpgroup
   if (threadIdx.x == 0) {
     CUTE_UNROLL
     for (int s = 0; s < STAGES; ++s) {
@@ -200,13 +197,14 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     return;                                                 // the producer's part is done
   }
   cutlass::arch::warpgroup_reg_alloc<Cfg::kConsumerRegs>();  // the consumers: room for the accumulators
+  // The thread that issues the TMA stores of its warpgroup's C, and waits for them: bulk groups are per thread.
+  bool storer = wg_thread == 0;
+  if constexpr (BUG == Bug::store_by_thread_0) storer = threadIdx.x == 0;  //~bug store_by_thread_0: step 12's
   //! [producer]
 
   //! [partition]
   // ---- Math partition: what this thread's warpgroup reads, and what this thread owns ----------------
-  // The TiledMMA is one warpgroup's: each consumer warpgroup slices it by its own thread numbers, 0..127.
-  int const wg_thread = int(threadIdx.x) % kWarpgroupThreads;
-  ThrMMA thr_mma = mma.get_slice(wg_thread);
+  ThrMMA thr_mma = mma.get_slice(wg_thread);               // the TiledMMA is one warpgroup's: 0..127
   Tensor tCsA = thr_mma.partition_A(sA);                    // (MMA,MMA_M,MMA_K,STAGES)
   Tensor tCsB = thr_mma.partition_B(sB);                    // (MMA,MMA_N,MMA_K,STAGES)
   // wgmma reads A and B from smem itself: the "fragments" are 64-bit descriptors of the smem tiles
@@ -221,6 +219,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   constexpr int SUBTILES = size<1>(cta_tiler) / size<1>(SmemLayoutC{});  // BLK_N / EPI_N
   constexpr int BUFFERS = size<2>(SmemLayoutC{}) / CONSUMERS;             // per warpgroup
   static_assert(BUFFERS == kEpiBuffers, "epi_buffer() hands each warpgroup kEpiBuffers buffers");
+
   Tensor sC_tile = make_tensor(make_smem_ptr(smem.C.begin()), composition(sC_layout, c_on_buffer));  // (BLK_M,BLK_N)
   Tensor tCsC = by_subtile<SUBTILES>(thr_mma.partition_C(sC_tile));  // ((PER,MMA_M),SUBTILES) -> buffer 0
   Tensor tCrC_sub = by_subtile<SUBTILES>(tCrC);             // ((PER,MMA_M),SUBTILES)
@@ -229,11 +228,12 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
 
   //! [mainloop]
   // ---- Mainloop: this warpgroup's tiles, in turn with the other's ------------------------------------
-  // TUTORIAL: for each of this warpgroup's tiles (visits warpgroup, warpgroup + 2, ...):
-  //   wait for its turn: the other warpgroup has seen the last k-tile of the tile before land;
-  //   for each k_tile: wait until full[read] completes the phase of this lap: k-tile k_tile has landed
-  //   (after the last one, hand the turn to the other warpgroup); issue the k-tile's wgmmas as one
-  //   batch; wait until only that batch is still running; release the previous k-tile's stage.
+  // TUTORIAL: for each of this warpgroup's tiles (visits warpgroup, warpgroup + 2, ...), once it has the
+  // turn (the other warpgroup has seen the last k-tile of its tile land), for each k_tile:
+  //   wait until full[read] completes the phase of this lap: k-tile k_tile has landed;
+  //   (after the tile's last, hand the turn to the other warpgroup;)
+  //   issue the k-tile's wgmmas as one batch; wait until only that batch is still running;
+  //   the previous k-tile's wgmmas are then done reading their stage: release it to the producer.
   // The tile's k-tiles lie in the ring after those of the CTA's earlier tiles: RingState::at(visit·K).
   // The turns keep the two warpgroups one lap apart at most: a warpgroup that waited on full[s] for a
   // k-tile two laps ahead would see the parity of the phase one lap before complete, and read a stage
@@ -267,9 +267,9 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     //! [mainloop]
 
     //! [epilogue]
-    // ---- Epilogue: registers -> smem -> TMA store, a subtile at a time; the other warpgroup multiplies --
-    // The last k-tile's stage goes back to the producer too, and the turn has gone to the other
-    // warpgroup: while this one stores its tile through its own buffers, the other runs its mainloop.
+    // ---- Epilogue: registers -> smem -> TMA store, a subtile at a time; the next tile's copies run on --
+    // The last k-tile's stage goes back to the producer too (step 10's CTA ended instead), so while the
+    // warpgroup stores its tile, the producer fills the ring and the other warpgroup has its turn.
     warpgroup_wait<0>();                                    // the last batch too
     warpgroup_fence_operand(tCrC);
     if (wg_thread == 0) arrive_barrier(smem.empty[release.index]);
@@ -283,9 +283,6 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       auto cta_tma_c = tma_c.get_slice(Int<0>{});
       Tensor tSsC = cta_tma_c.partition_S(sC);              // (TMA,1,1,BUFFERS·CONSUMERS)
       Tensor tSgC = cta_tma_c.partition_D(gC_sub);          // (TMA,1,1,m,e)
-      // The thread that issues this warpgroup's stores, and waits for them: bulk groups are per thread.
-      bool storer = wg_thread == 0;
-      if constexpr (BUG == Bug::store_by_thread_0) storer = threadIdx.x == 0;  //~bug store_by_thread_0: step 12's
       CUTE_UNROLL
       for (int e = 0; e < SUBTILES; ++e) {
         int const buffer = epi_buffer(warpgroup, e);        // this warpgroup's: 2w, 2w + 1, 2w, ...
@@ -314,7 +311,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     }
   }
   // The CTA's smem must outlive the TMA's reads of it: wait for the last stores before leaving.
-  if (TMA_STORE && wg_thread == 0) tma_store_wait<0>();
+  if (TMA_STORE && storer) tma_store_wait<0>();
   //! [epilogue]
 }
 
