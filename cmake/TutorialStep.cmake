@@ -27,7 +27,8 @@
 # Where the folder has no <dir>.hpp, it also writes <build>/generated/<dir>/<dir>.hpp, the step's entry
 # points for its main(), the tests and the benchmark: `enum class Bug` (config.hpp defines it), the
 # launch `template <class Cfg, Bug BUG> void LAUNCH(tut::GemmArgs const&, cudaStream_t)` (launch.cu) or,
-# with LAUNCH_WITH, `tut::LaunchFn launch_of(std::size_t variant)` and `launch_of(Bug)`,
+# with LAUNCH_WITH, `tut::LaunchFn launch_of(std::size_t variant)` and `launch_of(Bug)` (and, with
+# LAUNCH_WITH tma_store, `stress_launch(int bug)`: --stress, tut/stress.cuh),
 # `template <class Cfg> void PICTURES(tut::Options const&, std::string const& dir)` (pictures.cpp, the
 # --svg pictures of its own) and `tut::Step const& step()` (step.cpp). Every step declares the same
 # three or four, so they are written here once.
@@ -50,7 +51,8 @@
 #             through tut/launch.cuh's launch_cp_async (cp_async), launch_tma with the threads storing C
 #             (tma), or launch_tma with the TMA unit storing C where C's rows allow it (tma_store), for
 #             every configuration of Variants and, into Default, every bug of Bug (config.hpp ends Bug
-#             with `count`)
+#             with `count`). With tma_store, Default is also built with the race amplifier (--stress,
+#             tut/stress.cuh), with each bug: the kernel reads Params::kStress
 #   PICTURES  the name of the function that draws the step's own pictures, where it has one
 #   EXERCISE  the step has a hands-on exercise: its sources mark the lines that carry the idea (`//~ex{`,
 #             scripts/exercise.sh). The build writes a blank copy of the folder into
@@ -69,8 +71,36 @@ function(add_tutorial_step dir)
   set(usage "add_tutorial_step(${dir}): see cmake/TutorialStep.cmake")
   set(launcher_cp_async "launch_cp_async<Cfg>")
   set(launcher_tma "launch_tma<Cfg, tut::StoreC::threads>")
-  set(launcher_tma_store "launch_tma<Cfg, tut::StoreC::tma_where_aligned>")
+  set(launcher_tma_store "launch_tma<Cfg, tut::StoreC::tma_where_aligned, STRESS>")
   set(launcher_tiles "launch_tiles")
+  # --stress (tut/stress.cuh): the steps whose TMA stores race the threads that write their buffers again
+  # (LAUNCH_WITH tma_store) also build Default with the race amplifier, for each bug.
+  set(stress_decl "")
+  set(stress_code "")
+  if(S_LAUNCH_WITH STREQUAL "tma_store")
+    set(stress_decl "
+
+/// \\brief --stress: the launch of Default built with the race amplifier (tut/stress.cuh), with bug
+/// \\p bug planted (0: none).
+tut::LaunchFn stress_launch(int bug);")
+    set(stress_code "
+namespace {
+
+template <int... B>
+tut::LaunchFn stress_bug_launch(int bug, std::integer_sequence<int, B...>) {
+  tut::LaunchFn const table[] = {&launch<Default, Bug(B), true>...};
+  return table[bug];
+}
+
+}  // namespace
+
+tut::LaunchFn stress_launch(int bug) {
+  if (bug < 0 || bug >= int(Bug::count))
+    throw std::logic_error(\"${dir} has no bug \" + std::to_string(bug));
+  return stress_bug_launch(bug, std::make_integer_sequence<int, int(Bug::count)>{});
+}
+")
+  endif()
   if(S_LAUNCH_WITH AND NOT DEFINED launcher_${S_LAUNCH_WITH})
     message(FATAL_ERROR "${usage}: LAUNCH_WITH is tiles, cp_async, tma or tma_store")
   endif()
@@ -169,7 +199,7 @@ void ${S_PICTURES}(tut::Options const& o, std::string const& dir);
 tut::LaunchFn launch_of(std::size_t variant);
 
 /// \\brief The launch of Default with \\p bug planted (Bug::none: as written).
-tut::LaunchFn launch_of(Bug bug);")
+tut::LaunchFn launch_of(Bug bug);${stress_decl}")
     else()
       set(launch_decl "/// \\brief Launch the kernel of configuration \\p Cfg (one of Variants, config.hpp), with bug \\p BUG
 /// (Bug::none: the kernel as written), on \\p stream (launch.cu). A problem the step does not run
@@ -239,6 +269,9 @@ tut::Step const& step();
   set_property(GLOBAL PROPERTY TUT_STEP_${dir}_SIZES ${S_SIZES})
   set_property(GLOBAL PROPERTY TUT_STEP_${dir}_GOLDENS "${S_GOLDENS}")
   set_property(GLOBAL PROPERTY TUT_STEP_${dir}_SANITIZE "${S_SANITIZE}")
+  if(stress_code)
+    set_property(GLOBAL PROPERTY TUT_STEP_${dir}_STRESS TRUE)
+  endif()
   # The facts the pages state (scripts/gen_pages.py reads <build>/tut_steps.json), as JSON strings.
   foreach(v TITLE ARCH_WHY)
     string(REPLACE "\\" "\\\\" j "${S_${v}}")

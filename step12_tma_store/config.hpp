@@ -114,6 +114,7 @@ struct SharedStorage {
   alignas(1024) ArrayEngine<TC, cosize_v<SmemLayoutC>> C;    ///< sC: the epilogue's buffers
   std::uint64_t full[kStages];   ///< stage s holds its k-tile: the TMA's bytes have landed (producer -> consumers)
   std::uint64_t empty[kStages];  ///< stage s may be refilled: every consumer is done reading it (consumers -> producer)
+  std::uint32_t stress_done;     ///< --stress only: the consumer warpgroups done (tut/stress.cuh)  //~stress
 };
 //! [shared_storage]
 
@@ -155,6 +156,7 @@ enum class Bug : int {
   no_store_wait = 1,         ///< no wait for a buffer's last TMA store before the consumers write it again
   box_not_scaled = 2,        ///< the TMA store's box along N is tile.n + e: the tile's column is not scaled by SUBTILES
   store_wait_one_short = 3,  ///< tma_store_wait<BUFFERS>: a buffer written while its last TMA store may still read it
+  store_wait_after_sync = 4,  ///< the storer waits for a buffer's last TMA store below the barrier, not above it
   //~bug}
   count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };

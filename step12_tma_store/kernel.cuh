@@ -15,6 +15,7 @@
 #include "tut/harness.hpp"
 #include "tut/mask.hpp"
 #include "tut/owner.hpp"
+#include "tut/stress.cuh"  //~stress
 
 namespace step12 {
 
@@ -151,6 +152,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       initialize_barrier(smem.full[s], 1);
       initialize_barrier(smem.empty[s], CONSUMERS);
     }
+    if constexpr (Params::kStress) smem.stress_done = 0;  //~stress
     cutlass::arch::fence_barrier_init();                    // make the inits visible to the async proxy (TMA)
   }
   __syncthreads();
@@ -182,6 +184,9 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
         }
       }
     }
+    if constexpr (Params::kStress)                          //~stress
+      if (int const warp = int(threadIdx.x) / 32 % 4; warp != 0)  //~stress: warps 1-3 congest the SM's stores
+        tut::stress::congest(&smem.stress_done, CONSUMERS, warp, int(threadIdx.x) % 32);  //~stress
     return;                                                 // the producer's part is done
   }
   cutlass::arch::warpgroup_reg_alloc<Cfg::kConsumerRegs>();  // the consumers: room for the accumulators
@@ -267,9 +272,12 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
         // The buffer's previous store (subtile e - BUFFERS, perhaps of the tile before) must have read it.
         if constexpr (BUG == Bug::store_wait_one_short)     //~bug store_wait_one_short: one store more may read on
           if (storer) tma_store_wait<BUFFERS>();            //~bug
-        if constexpr (BUG != Bug::no_store_wait && BUG != Bug::store_wait_one_short)  //~bug no_store_wait deletes it
+        if constexpr (BUG != Bug::no_store_wait && BUG != Bug::store_wait_one_short &&  //~bug no_store_wait deletes it,
+                      BUG != Bug::store_wait_after_sync)    //~bug store_wait_after_sync moves it below the barrier
           if (storer) tma_store_wait<BUFFERS - 1>();
         cutlass::arch::NamedBarrier::sync(size(mma), 1);    // barrier 1, the consumers' threads
+        if constexpr (BUG == Bug::store_wait_after_sync)    //~bug store_wait_after_sync: the others write on
+          if (storer) tma_store_wait<BUFFERS - 1>();        //~bug
         Tensor tCsC_buf = make_tensor(tCsC.data() + buffer * kBufferElems, tCsC.layout());  // ((PER,MMA_M),SUBTILES)
         //! [idea]
         copy_aligned(tCrC_sub(_,e), tCsC_buf(_,e));         // registers -> smem, the MMA's partition
@@ -295,6 +303,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   }
   // The CTA's smem must outlive the TMA's reads of it: wait for the last stores before leaving.
   if (TMA_STORE && storer) tma_store_wait<0>();
+  if constexpr (Params::kStress) if (wg_thread == 0) tut::stress::consumer_done(&smem.stress_done);  //~stress
   //! [epilogue]
 }
 

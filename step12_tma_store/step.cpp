@@ -128,7 +128,15 @@ tut::Step const& step() {
         tut::Check::verification, "--m 2048 --n 2048 --k 256",
         "on an H100 verification caught it in 10 of 10 runs at this shape, at 256x1024x64 and at 128x256x64 "
         "(racecheck watches the threads' smem accesses, not the TMA unit's)",
-        launch_of(Bug::store_wait_one_short)}},
+        launch_of(Bug::store_wait_one_short)},
+       {int(Bug::store_wait_after_sync), "store_wait_after_sync",
+        "thread 0 waits for the buffer's last TMA store below the barrier instead of above it: the other "
+        "consumers pass the barrier at once and write the next subtile into a buffer the store may still be "
+        "reading",
+        tut::Check::verification, "--stress --m 4096 --n 2048 --k 1024",
+        "with --stress, the producer warpgroup's idle warps keep the SM's stores busy, so the store is still "
+        "reading when the threads write (racecheck does not watch the TMA unit)",
+        launch_of(Bug::store_wait_after_sync)}},
       {{"USETMAXREG", "setmaxnreg: the producer gives registers back, the consumers take them"},
        {"SYNCS", "the mbarriers, full and empty: arrive, expect_tx, wait (try_wait)"},
        {"BAR.SYNC.DEFER_BLOCKING 0x9, 0x100",
@@ -139,7 +147,8 @@ tut::Step const& step() {
        {"UTMASTG", "the TMA store of a subtile of C"},
        {"FENCE.VIEW.ASYNC.S", "tma_store_fence(), once per subtile: the consumers' smem writes, seen by the TMA store"},
        {"DEPBAR.LE SB0, 0x1", "tma_store_wait<1>(): the buffer's last TMA store has read it"},
-       {"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16, as in step 08"}});
+       {"HGMMA.64x256x16.F32", "wgmma.mma_async m64n256k16, as in step 08"}},
+      &stress_launch);
   return s;
 }
 

@@ -121,6 +121,7 @@ struct SharedStorage {
   std::uint64_t full[kStages];   ///< stage s holds its k-tile: the TMA's bytes have landed (producer -> consumers)
   std::uint64_t empty[kStages];  ///< stage s may be refilled: the warpgroup whose k-tile it held is done with it (consumer -> producer)
   std::uint64_t turn[2];         ///< turn[w]: warpgroup w may start its next tile's mainloop (the other warpgroup -> w)
+  std::uint32_t stress_done;     ///< --stress only: the consumer warpgroups done (tut/stress.cuh)  //~stress
 };
 //! [shared_storage]
 

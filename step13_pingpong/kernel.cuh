@@ -15,6 +15,7 @@
 #include "tut/harness.hpp"
 #include "tut/mask.hpp"
 #include "tut/owner.hpp"
+#include "tut/stress.cuh"  //~stress
 
 namespace step13 {
 
@@ -161,6 +162,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     }
     CUTE_UNROLL
     for (int w = 0; w < CONSUMERS; ++w) initialize_barrier(smem.turn[w], kWarpgroupThreads);
+    if constexpr (Params::kStress) smem.stress_done = 0;  //~stress
     cutlass::arch::fence_barrier_init();                    // make the inits visible to the async proxy (TMA)
   }
   __syncthreads();
@@ -194,6 +196,9 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
         }
       }
     }
+    if constexpr (Params::kStress)                          //~stress
+      if (int const warp = int(threadIdx.x) / 32 % 4; warp != 0)  //~stress: warps 1-3 congest the SM's stores
+        tut::stress::congest(&smem.stress_done, CONSUMERS, warp, int(threadIdx.x) % 32);  //~stress
     return;                                                 // the producer's part is done
   }
   cutlass::arch::warpgroup_reg_alloc<Cfg::kConsumerRegs>();  // the consumers: room for the accumulators
@@ -312,6 +317,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   }
   // The CTA's smem must outlive the TMA's reads of it: wait for the last stores before leaving.
   if (TMA_STORE && storer) tma_store_wait<0>();
+  if constexpr (Params::kStress) if (wg_thread == 0) tut::stress::consumer_done(&smem.stress_done);  //~stress
   //! [epilogue]
 }
 

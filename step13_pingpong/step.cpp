@@ -109,13 +109,14 @@ tut::Step const& step() {
        {int(Bug::store_wait_one_short), "store_wait_one_short",
         "tma_store_wait<BUFFERS> instead of <BUFFERS-1>: a warpgroup's storer lets one more store run on, so "
         "the warpgroup writes a buffer while the TMA store of its last subtile may still be reading it",
-        tut::Check::verification, "--m 2048 --n 2048 --k 256",
-        "on an H100 verification caught it in 10 of 10 runs at this shape and at 4096x2048x64, but in 0 of 10 at "
-        "256x1024x64 and 128x256x64: with one tile per CTA the store reads its buffer before the next write",
+        tut::Check::verification, "--stress --m 1024 --n 1024 --k 512",
+        "64 tiles, one per CTA: plain runs miss it (the store has read its buffer before the next write), "
+        "--stress catches it (idle producer warps keep the SM's stores busy, so the store reads slowly)",
         launch_of(Bug::store_wait_one_short)}},
       {{"HGMMA.64x128x16.F32", "each warpgroup's wgmma, m64n128k16, twice per 16 k (its tile's two 64-row halves)"},
        {"UTMALDG", "the TMA loads"},
-       {"UTMASTG", "the TMA stores of C's subtiles, by each warpgroup"}});
+       {"UTMASTG", "the TMA stores of C's subtiles, by each warpgroup"}},
+      &stress_launch);
   return s;
 }
 

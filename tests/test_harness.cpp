@@ -280,6 +280,26 @@ TEST_CASE("parse_sass splits cuobjdump's text into kernels, reads each one's bug
   CHECK(k[1].instructions.size() == 2);
 }
 
+TEST_CASE("parse_sass tells --stress's kernels (Params ending in STRESS = true) from the kernels as written") {
+  // Two kernels with Bug 0, their Params' last template argument false (as written) and true (--stress).
+  char const* const text = R"SASS(
+	code for sm_90a
+		Function : _ZN6step1211gemm_kernelILNS_3BugE0ENS_6ConfigEN3tut9TmaParamsIiiNS3_10NoTmaStoreELb0EEEEEvT1_
+        /*0000*/                   UTMASTG [UR4], [UR6] ;                  /* 0x0000000604007387 */
+		Function : _ZN6step1211gemm_kernelILNS_3BugE0ENS_6ConfigEN3tut9TmaParamsIiiNS3_10NoTmaStoreELb1EEEEEvT1_
+        /*0000*/                   UTMASTG [UR4], [UR6] ;                  /* 0x0000000604007387 */
+        /*0010*/                   STG.E.128 desc[UR4][R2.64], R4 ;        /* 0x0000000402007986 */
+)SASS";
+  auto const k = tut::parse_sass(text);
+  REQUIRE(k.size() == 2);
+  CHECK_FALSE(k[0].stress);
+  CHECK(k[1].stress);
+  CHECK(k[0].bug == 0);
+  CHECK(k[1].bug == 0);
+  // The counts are the kernels' as written: the stressed one's UTMASTG is not counted.
+  CHECK(tut::sass_count(k, "UTMASTG", 0) == 1);
+}
+
 TEST_CASE("sass_matches: the opcode, every modifier of the class, and its operand text") {
   CHECK(tut::sass_matches("LDS.128", "LDS.U.128 R8, [R3+0x10]"));
   CHECK(tut::sass_matches("LDS", "LDS.U.128 R8, [R3]"));

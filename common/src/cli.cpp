@@ -102,6 +102,12 @@ CliResult parse_cli(int argc, char** argv, CliSpec const& spec) {
                "count the SASS instructions this step's idea brings (cuobjdump), beside the previous step's, and "
                "check them and that nothing spills; run nothing (no GPU needed)")
       ->group("Checks");
+  // Every step parses --stress, so that one without it can say why (validate); only those with it list it.
+  app.add_flag("--stress", o.stress,
+               "run the kernel built with the race amplifier: the producer warpgroup's idle warps keep the SM's "
+               "stores to L2 busy, so a TMA store still reading a buffer the threads write again is caught "
+               "(the default variant; with --bug, the bug too)")
+      ->group(spec.stress ? "Checks" : "");
   app.add_option("--timeout", o.timeout_s,
                  "the watchdog: seconds a launch may take before the run ends with one line and exit 3 "
                  "(default: 10x the time at 1 TFLOP/s, plus 5 s)")

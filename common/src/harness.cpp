@@ -155,6 +155,11 @@ void validate(Step const& s, Options const& o) {
   check_count("M*N", p.m, p.n);
   if (std::string why = unsupported(s, p); !why.empty()) throw UsageError(why);
   Variant const& v = variant_for(s, o);
+  if (o.stress && !s.stress)
+    throw UsageError("--stress: " + s.name + " has no race amplifier; the steps with TMA stores build one, for "
+                     "the race between a TMA store and the threads that write its buffer again");
+  if (o.stress && &v != &s.variants.front())
+    throw UsageError("--stress builds the default variant only (" + s.variants.front().name + ")");
   if (o.thread >= v.threads)
     throw UsageError("--thread " + std::to_string(o.thread) + " is out of range: it picks one of the " +
                      std::to_string(v.threads) + " threads of " + s.name + "'s TiledMMA (0.." +
@@ -280,8 +285,11 @@ void print_gpu(std::ostream& os, DeviceInfo const& dev) {
   print_item(os, "gpu", dev.name, "sm_" + std::to_string(dev.cc()) + ", " + std::to_string(dev.sm_count) + " SMs");
 }
 
-// --bug: which bug this run planted, what it breaks and what catches it.
+// --stress, --bug: the race amplifier, if this run has it; which bug it planted, what it breaks and what catches it.
 void print_bug(std::ostream& os, Step const& s, Options const& o) {
+  if (o.stress)
+    print_item(os, "stress", "the kernel built with the race amplifier (--stress): the producer warpgroup's idle "
+                             "warps keep the SM's stores to L2 busy, so the TMA stores read their buffers slowly");
   if (o.bug.empty()) return;
   PlantedBug const& b = find_bug(s, o.bug);
   print_item(os, "bug", b.name + ", planted on purpose (--bug): " + b.breaks);
@@ -448,6 +456,7 @@ int run_step(int argc, char** argv, Step const& s) {
     for (auto const& v : s.variants) spec.variants.push_back(v.name);
     for (auto const& b : s.bugs) spec.bugs.push_back(b.name);
     spec.bug_list = bug_list(s);
+    spec.stress = s.stress != nullptr;
     CliResult const r = parse_cli(argc, argv, spec);
     if (r.exit_now) return r.code;
     o = r.options;
@@ -465,6 +474,7 @@ int run_step(int argc, char** argv, Step const& s) {
   // --bug: the default (or chosen) variant, launched with the bug compiled in.
   Variant v = variant_for(s, o);
   if (!o.bug.empty()) v.launch = find_bug(s, o.bug).launch;
+  if (o.stress) v.launch = s.stress(o.bug.empty() ? 0 : find_bug(s, o.bug).id);
   // No GPU: a skip (77) for a learner without one; a failure (3) where a GPU is required.
   auto no_gpu = [&](std::string const& why) {
     os.flush();

@@ -43,6 +43,7 @@ struct Options {
   std::string bug;             ///< --bug NAME: run the default variant with that bug compiled in ("" for none)
   double timeout_s = 0;        ///< --timeout S: the watchdog's limit per launch (0: derived from the size)
   bool sass = false;           ///< --sass: count the step's SASS instruction classes, check them, run nothing
+  bool stress = false;         ///< --stress: run the kernel built with the race amplifier (tut/stress.cuh)
 };
 
 /// \brief What the parser needs to know about the step it parses for.
@@ -53,6 +54,7 @@ struct CliSpec {
   std::vector<std::string> variants = {};  ///< names --variant accepts, the default first
   std::vector<std::string> bugs = {};      ///< names --bug accepts
   std::string bug_list = {};               ///< what --list-bugs prints
+  bool stress = false;                     ///< the step has --stress (its help lists it)
 };
 
 /// \brief The outcome of parse_cli().

@@ -127,6 +127,9 @@ struct Step {
   /// variants (step 12 picks its tile so); nullptr: always variants[0].
   int (*choose)(Problem const& p) = nullptr;
   std::vector<PlantedBug> bugs;        ///< the bugs --bug plants into the default variant
+  /// \brief --stress: the launch of the default variant built with the race amplifier (tut/stress.cuh),
+  /// with bug id \p bug planted (0: none); nullptr: the step has no --stress.
+  LaunchFn (*stress)(int bug) = nullptr;
   std::vector<SassClass> sass;         ///< the SASS instruction classes this step's idea brings (--sass)
 };
 

@@ -37,10 +37,13 @@ struct CpAsyncParams {
 /// \brief A kernel that loads A and B with the TMA unit: their descriptors hold the addresses. It takes
 /// its Params as a `__grid_constant__`: the TMA unit reads each descriptor where it lies, in the kernel's
 /// parameters. \p TmaC is C's descriptor where the TMA unit stores C, NoTmaStore where the threads do.
-template <class LayoutA, class TmaA, class LayoutB, class TmaB, class TC, class LayoutC, class TmaC>
+/// \p STRESS: the kernel is built with the race amplifier (--stress, tut/stress.cuh).
+template <class LayoutA, class TmaA, class LayoutB, class TmaB, class TC, class LayoutC, class TmaC, bool STRESS = false>
 struct TmaParams {
   /// \brief The TMA unit stores C: the kernel built with C's descriptor.
   static constexpr bool kTmaStore = !std::is_same_v<TmaC, NoTmaStore>;
+  /// \brief The kernel built with the race amplifier (--stress): the stress code compiles in only then.
+  static constexpr bool kStress = STRESS;
   LayoutA layout_a;     ///< A: (M,K) -> idx
   TmaA tma_a;           ///< A's TMA descriptor: address, extents, strides, the box (one stage), the swizzle
   LayoutB layout_b;     ///< B: (N,K) -> idx

@@ -107,10 +107,11 @@ enum class StoreC {
 /// cuTensorMapEncodeTiled). Where \p STORE says so, and C's rows allow it, C gets a descriptor too, whose
 /// box is one epilogue buffer (`Cfg::SmemLayoutC`'s mode 2 counts the buffers), and the kernel built with
 /// it runs. \p kernel_for(params) names the kernel for the Params type; \p make_a(M,K), \p make_b(N,K),
-/// \p make_c(M,N) are the step's layouts; \p GridTiler counts the tiles of the grid.
+/// \p make_c(M,N) are the step's layouts; \p GridTiler counts the tiles of the grid. \p STRESS builds the
+/// kernel with the race amplifier (--stress, tut/stress.cuh).
 //! [tma_launch]
-template <class Cfg, StoreC STORE, class GridTiler = typename Cfg::CtaTiler, class MakeA, class MakeB,
-          class MakeC, class KernelFor>
+template <class Cfg, StoreC STORE, bool STRESS = false, class GridTiler = typename Cfg::CtaTiler, class MakeA,
+          class MakeB, class MakeC, class KernelFor>
 void launch_tma(GemmArgs const& args, cudaStream_t stream, MakeA make_a, MakeB make_b, MakeC make_c,
                 KernelFor kernel_for) {
   using namespace cute;
@@ -127,8 +128,8 @@ void launch_tma(GemmArgs const& args, cudaStream_t stream, MakeA make_a, MakeB m
   auto tma_b = make_tma_copy(SM90_TMA_LOAD{}, mB, typename Cfg::SmemLayoutB{}(_,_,0));  // box: (BLK_N,BLK_K)
   bool const aligned = c_rows_aligned(args);
   auto run = [&](auto tma_c) {
-    TmaParams<decltype(la), decltype(tma_a), decltype(lb), decltype(tma_b), TC, decltype(lc), decltype(tma_c)> const
-        params{la, tma_a, lb, tma_b, static_cast<TC*>(args.C), lc, tma_c, aligned, args.store, kScheduleOf<Cfg>};
+    TmaParams<decltype(la), decltype(tma_a), decltype(lb), decltype(tma_b), TC, decltype(lc), decltype(tma_c), STRESS>
+        const params{la, tma_a, lb, tma_b, static_cast<TC*>(args.C), lc, tma_c, aligned, args.store, kScheduleOf<Cfg>};
     launch_kernel<Cfg, GridTiler>(kernel_for(params), params, args.problem, stream);
   };
   if constexpr (STORE == StoreC::tma_where_aligned) {

@@ -79,11 +79,14 @@ constexpr DType dtype_of() {
 /// of element type \p TA, the default problem, how the operands are laid out (\p convention; the tests
 /// check it against the layouts \p MakeA(M,K), \p MakeB(N,K) and \p MakeC(M,N) build), the sizes it runs
 /// (\p multiple_of: the numbers behind r's size rule), its variants, the default first, the \p bugs
-/// --bug plants and the SASS classes its idea brings (\p sass). Throws std::logic_error if multiple_of does
-/// not keep the registered size rule, or two bugs share a name or an id (or one has id 0, "no bug").
+/// --bug plants, the SASS classes its idea brings (\p sass) and its --stress launches (\p stress: the
+/// stress_launch the build writes for a step with TMA stores; nullptr: none). Throws std::logic_error if
+/// multiple_of does not keep the registered size rule, or two bugs share a name or an id (or one has id 0,
+/// "no bug").
 template <class TA, auto MakeA, auto MakeB, auto MakeC>
 Step make_step(Registration const& r, Problem defaults, Convention convention, Problem multiple_of,
-               std::vector<Variant> variants, std::vector<PlantedBug> bugs = {}, std::vector<SassClass> sass = {}) {
+               std::vector<Variant> variants, std::vector<PlantedBug> bugs = {}, std::vector<SassClass> sass = {},
+               LaunchFn (*stress)(int bug) = nullptr) {
   Step s(r);
   s.in_type = dtype_of<TA>();
   s.defaults = defaults;
@@ -93,6 +96,7 @@ Step make_step(Registration const& r, Problem defaults, Convention convention, P
   s.variants = std::move(variants);
   s.bugs = std::move(bugs);
   s.sass = std::move(sass);
+  s.stress = stress;
   for (std::size_t i = 0; i < s.bugs.size(); ++i) {
     if (s.bugs[i].id == 0 || !s.bugs[i].launch) throw std::logic_error(s.name + ": bug " + s.bugs[i].name + " needs an id above 0 and a launch");
     for (std::size_t j = 0; j < i; ++j)

@@ -28,6 +28,7 @@ inline constexpr SassClass kSassSpills[] = {{"LDL", "local-memory load (a spill)
 struct SassKernel {
   std::string name;                       ///< the mangled name of the __global__ function
   int bug = 0;                            ///< the value of its `Bug` template argument (0: none, the real kernel)
+  bool stress = false;                    ///< built with the race amplifier (--stress): not counted
   int arch = 0;                           ///< the SASS architecture, major·10 + minor (90 for sm_90 and sm_90a)
   std::vector<std::string> instructions;  ///< "OPCODE.MODS operands", without the guard predicate
 };
