@@ -1,10 +1,15 @@
 // bench_gemm: every registered step's kernels against cuBLAS, on the same sizes, in the same run.
 //
 // Each benchmark iteration is a batch of launches, back to back, timed with CUDA events (manual time,
-// per launch; see time_loop). Two baselines run first for each size, input type and operand convention:
+// per launch; see time_loop). The baselines run first for each size, input type and operand convention:
 //   cublas_<kind>/<size>    cublasGemmEx
 //   cublasLt_<kind>/<size>  cublasLtMatmul, with the fastest of the algorithms (up to 8) that cuBLASLt's
 //                           heuristic offers, each checked against cublasGemmEx and timed first (tune_lt)
+//   cutlass_<name>_<kind>/<size>
+//                           on a Hopper GPU, for the Hopper steps' fp16 problem (fp16_TN) where CUTLASS's TMA
+//                           runs it (N a multiple of 4, K of 8): CUTLASS's own sm90 GEMMs, ping-pong 128x128
+//                           and cooperative 128x256, both with a 2x1 cluster (bench/cutlass_gemm.cu), each
+//                           checked against cublasGemmEx first
 // Counters of every entry:
 //   TFLOP/s        2·M·N·K / time
 //   batch          launches per timed iteration (Google Benchmark's Time is per batch)
@@ -16,13 +21,20 @@
 //   vs_cuBLAS      this kernel's TFLOP/s / cuBLAS's at the same size, input type and operand
 //                  convention, same run (cuBLAS runs first)
 //   max_rel_diff   max |C − C_cuBLAS| / max |C_cuBLAS|, checked once before timing
-//   ratio_cuBLAS, ratio_cuBLASLt, ratio_best
-//                  this kernel's TFLOP/s / cuBLAS's, / cuBLASLt's, / the faster one's, each the median
-//                  over interleaved rounds that time the three back to back (interleaved_rounds);
-//                  ratio_cuBLASLt is left out where cuBLASLt has no algorithm for the kind; all of
-//                  them for a kernel below half the better baseline's TFLOP/s (kRoundsFrom)
+//   ratio_cuBLAS, ratio_cuBLASLt, ratio_CUTLASS, ratio_best
+//                  this kernel's TFLOP/s / cuBLAS's, / cuBLASLt's, / the faster CUTLASS kernel's, / the
+//                  fastest baseline's, each the median over interleaved rounds that time them all back to
+//                  back (interleaved_rounds); ratio_cuBLASLt is left out where cuBLASLt has no algorithm
+//                  for the kind, ratio_CUTLASS where no CUTLASS kernel runs; all of them for a kernel
+//                  below half the best baseline's TFLOP/s (kRoundsFrom)
 //   ratio_best_min, ratio_best_max  the lowest and highest ratio_best of a round
 //   rounds         how many rounds (--rounds=N, default 7)
+//   sustain_ratio, sustain_ratio_min, sustain_ratio_max
+//                  with --sustain=S, the steady state (sustained): the kernel and the fastest baseline of
+//                  its rounds alternate 5 times in segments of S seconds of back-to-back batches, and only
+//                  the batches of each segment's last third are timed; the median of the 5 ratios, and
+//                  their spread. The rounds' 20 ms batches are bursts: on a GPU at its power limit the two
+//                  differ (bench/README.md)
 // After the run, a Markdown table on stdout (stderr when Google Benchmark's JSON or CSV goes there) sums
 // it up: per kernel, its TFLOP/s, the baselines' and the three medians (print_summary).
 // Every variant of every step runs (tut::all_steps(), the list CMake registers). A kernel whose result
@@ -30,16 +42,19 @@
 // Default sizes: 512x512x256, 1024^3, 2048^3, 4096^3, 8192^3, and two ragged ones: 1000x999x777 and
 // 1000x999x776 (for the steps whose K must be a multiple of 8). A step runs the sizes it supports. Run
 // with --benchmark_filter=... to pick; --sizes=MxNxK,... replaces the default sizes. --bug=STEP:NAME times
-// only that step's default variant with a planted bug (the step's --list-bugs). Every wait for the GPU
+// only that step's default variant with a planted bug (the step's --list-bugs); --sustain=S adds the steady
+// state (sustain_ratio above). Every wait for the GPU
 // goes through the watchdog (tut/watchdog.hpp): a kernel that never finishes ends the run with one line
 // and exit 3; --timeout=S sets its limit per launch.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -51,6 +66,7 @@
 #include <cublasLt.h>
 #include <cublas_v2.h>
 
+#include "cutlass_gemm.hpp"
 #include "tut/buffers.hpp"
 #include "tut/cuda_check.hpp"
 #include "tut/harness.hpp"
@@ -84,9 +100,13 @@ tut::DeviceBuffer<unsigned char> g_lt_workspace;  // kLtWorkspaceBytes for every
 bool g_mismatch = false;                          // a kernel differed from cuBLAS: exit 1
 double g_timeout_s = 0;                           // --timeout=S: the watchdog's limit per launch (0: derived)
 int g_rounds = kDefaultRounds;                    // --rounds=N
+double g_sustain_s = 0;                           // --sustain=S: seconds per segment of the steady state (0: off)
 std::deque<tut::Variant> g_bug_variants;          // --bug: the default variants with the bug (stable addresses)
 std::map<std::string, double> g_cublas_tflops;    // baseline key -> cuBLAS TFLOP/s in this run
 std::map<std::string, double> g_cublaslt_tflops;  // baseline key -> the tuned cuBLASLt's TFLOP/s in this run
+// baseline key -> CUTLASS kernel -> its TFLOP/s in this run (its entry's last call, as for cuBLAS)
+std::map<std::string, std::map<std::string, double>> g_cutlass_tflops;
+bool g_hopper = false;                            // the GPU is sm_90: CUTLASS's sm90 kernels run
 
 // cuBLASLt's descriptors, owned: destroyed with their owner.
 struct LtDestroy {
@@ -114,6 +134,8 @@ struct Operands {
   tut::DeviceBuffer<unsigned char> A, B;
   tut::DeviceBuffer<float> C, C_ref;
   std::optional<LtGemm> lt;  // set up and tuned on first use (lt_tuned), then the same for every benchmark
+  // CUTLASS's kernels for these operands, by name, into C: set up on first use (cutlass_of), checked once.
+  std::map<std::string, std::unique_ptr<bench::CutlassGemm>> cutlass;
   Operands(tut::Problem q, tut::DType t, tut::Convention c)
       : p(q), type(t), conv(c), A(std::size_t(q.m * q.k) * tut::dtype_bytes(t)),
         B(std::size_t(q.n * q.k) * tut::dtype_bytes(t)), C(std::size_t(q.m * q.n)), C_ref(std::size_t(q.m * q.n)) {
@@ -390,6 +412,48 @@ void bench_cublaslt(benchmark::State& state, std::shared_ptr<Operands> o) {
   }
 }
 
+// Whether CUTLASS's kernels (bench/cutlass_gemm.cu) compute \p o's problem: the Hopper steps' (fp16, A and
+// B K-major, C row-major), on a Hopper GPU, at a size their TMA takes.
+bool cutlass_applies(Operands const& o) {
+  return g_hopper && o.type == tut::DType::f16 && o.conv.a == tut::Major::k && o.conv.b == tut::Major::k &&
+         o.conv.c == tut::Order::row && bench::cutlass_runs(int(o.p.m), int(o.p.n), int(o.p.k));
+}
+
+// CUTLASS kernel \p name for \p o: set up on first use, checked once against cublasGemmEx's result as a
+// kernel is, and kept in \p o. nullptr where it cannot be set up or differs (a line on stderr says so):
+// the kernels are then compared with the other baselines.
+bench::CutlassGemm* cutlass_of(Operands& o, std::string const& name) {
+  if (auto const it = o.cutlass.find(name); it != o.cutlass.end()) return it->second.get();
+  std::string const what = "CUTLASS " + name + " " + baseline_key(o);
+  std::unique_ptr<bench::CutlassGemm> g;
+  try {
+    g = bench::cutlass_gemm(name, int(o.p.m), int(o.p.n), int(o.p.k), o.A.get(), o.B.get(), o.C.get());
+    double const diff = rel_diff(o, cublas_reference(o), what, [&] { g->run(nullptr); });
+    if (!(diff <= tolerance(o.type))) {
+      std::fprintf(stderr, "bench_gemm: %s differs from cuBLAS (max rel diff %g): not a baseline\n", what.c_str(), diff);
+      g.reset();
+    }
+  } catch (std::exception const& e) {
+    std::fprintf(stderr, "bench_gemm: %s: %s: not a baseline\n", what.c_str(), e.what());
+    g.reset();
+  }
+  return (o.cutlass[name] = std::move(g)).get();
+}
+
+void bench_cutlass(benchmark::State& state, std::shared_ptr<Operands> o, std::string name) {
+  try {
+    bench::CutlassGemm* const g = cutlass_of(*o, name);
+    if (!g) {
+      state.SkipWithError("CUTLASS kernel not usable here (see stderr)");
+      return;
+    }
+    g_cutlass_tflops[baseline_key(*o)][name] =
+        time_loop(state, *o, false, "CUTLASS " + name, [&] { g->run(nullptr); }).tflops;
+  } catch (std::exception const& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   std::size_t const n = v.size();
@@ -397,42 +461,107 @@ double median(std::vector<double> v) {
 }
 
 // The kernel's TFLOP/s over each baseline's, one per round (the same flops: the baseline's time over the
-// kernel's). lt is empty where cuBLASLt has no algorithm; best is over the faster baseline of the round.
+// kernel's). lt is empty where cuBLASLt has no algorithm, cutlass (over the faster CUTLASS kernel of the
+// round) where no CUTLASS kernel runs; best is over the fastest baseline of the round.
 struct Rounds {
-  std::vector<double> blas, lt, best;
+  std::vector<double> blas, lt, cutlass, best;
+  std::string fastest;  // the baseline with the lowest median time over the rounds (--sustain runs against it)
 };
 
-// g_rounds rounds of the kernel against both baselines. A round times, back to back, a batch of
-// cublasGemmEx, one of the tuned cublasLtMatmul and one of the kernel, \p batch launches each, so the
-// three share the GPU's state of that moment (clocks, temperature, whatever else runs), which entries
-// timed seconds apart do not. Odd rounds run them in the reverse order, kernel first: the first batch
-// after the host's pause and the last one, on a warmer GPU, fall to each side as often, so the order
-// cannot bias the ratios. (Neighbours still share a power budget: on a GPU at its power limit a light
-// kernel runs slower beside cuBLAS than alone; bench/README.md.)
+// One entry of a round: a baseline, or the kernel.
+enum Group { kBlas, kLt, kCutlass, kKernel };
+struct Entry {
+  std::string name;
+  std::function<void()> launch;
+  Group group;
+};
+
+// The baselines a kernel of \p o's kind is timed against: cuBLAS, the tuned cuBLASLt where it has an
+// algorithm, and CUTLASS's kernels where they apply and passed their check.
+std::vector<Entry> baselines_of(Operands& o) {
+  LtGemm const& lt = lt_tuned(o);
+  std::vector<Entry> entries{{"cuBLAS", [&o] { cublas_gemm(o, o.C.get()); }, kBlas}};
+  if (lt.rank >= 0)
+    entries.push_back(
+        {"cuBLASLt", [&o, &lt] { cublas_check(lt_matmul(o, lt, lt.algo, o.C.get()), "cublasLtMatmul"); }, kLt});
+  if (cutlass_applies(o))
+    for (std::string const& name : bench::cutlass_kernels())
+      if (bench::CutlassGemm* const g = cutlass_of(o, name))
+        entries.push_back({"CUTLASS " + name, [g] { g->run(nullptr); }, kCutlass});
+  return entries;
+}
+
+// g_rounds rounds of the kernel against every baseline. A round times, back to back, a batch of
+// cublasGemmEx, one of the tuned cublasLtMatmul, one of each CUTLASS kernel and one of the kernel, \p batch
+// launches each, so that all share the GPU's state of that moment (clocks, temperature, whatever else
+// runs), which entries timed seconds apart do not. Odd rounds run them in the reverse order, kernel
+// first: the first batch after the host's pause and the last one, on a warmer GPU, fall to each side as
+// often, so the order cannot bias the ratios. (Neighbours still share a power budget: on a GPU at its
+// power limit a light kernel runs slower beside cuBLAS than alone; bench/README.md.)
 template <class Launch>
 Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launch&& kernel) {
-  LtGemm const& lt = lt_tuned(o);
-  bool const has_lt = lt.rank >= 0;
+  std::vector<Entry> entries = baselines_of(o);
+  entries.push_back({what, kernel, kKernel});
   double const limit_s = tut::watchdog_seconds(o.p, g_timeout_s);
   BatchTimer timer;
   Rounds out;
+  std::size_t const n = entries.size();
+  std::vector<std::vector<double>> times(n);  // per entry, its time in each round
   for (int r = 0; r < g_rounds; ++r) {
-    std::array<double, 3> ms{};  // cuBLAS, cuBLASLt, the kernel
-    for (int j = 0; j < 3; ++j) {
-      int const which = r % 2 ? 2 - j : j;
-      if (which == 0)
-        ms[0] = timer.ms(batch, "cuBLAS", limit_s, [&] { cublas_gemm(o, o.C.get()); });
-      else if (which == 1 && has_lt)
-        ms[1] = timer.ms(batch, "cuBLASLt", limit_s,
-                         [&] { cublas_check(lt_matmul(o, lt, lt.algo, o.C.get()), "cublasLtMatmul"); });
-      else if (which == 2)
-        ms[2] = timer.ms(batch, what, limit_s, kernel);
+    std::array<double, 4> ms;  // per group, the fastest of its entries in this round
+    ms.fill(INFINITY);
+    for (std::size_t j = 0; j < n; ++j) {
+      std::size_t const e = r % 2 ? n - 1 - j : j;
+      double const t = timer.ms(batch, entries[e].name, limit_s, entries[e].launch);
+      times[e].push_back(t);
+      ms[entries[e].group] = std::min(ms[entries[e].group], t);
     }
-    out.blas.push_back(ms[0] / ms[2]);
-    if (has_lt) out.lt.push_back(ms[1] / ms[2]);
-    out.best.push_back((has_lt ? std::min(ms[0], ms[1]) : ms[0]) / ms[2]);
+    double const k = ms[kKernel];
+    out.blas.push_back(ms[kBlas] / k);
+    if (std::isfinite(ms[kLt])) out.lt.push_back(ms[kLt] / k);
+    if (std::isfinite(ms[kCutlass])) out.cutlass.push_back(ms[kCutlass] / k);
+    out.best.push_back(std::min({ms[kBlas], ms[kLt], ms[kCutlass]}) / k);
   }
+  double fastest = INFINITY;  // the baseline with the lowest median time over the rounds
+  for (std::size_t e = 0; e + 1 < n; ++e)
+    if (double const m = median(times[e]); m < fastest) {
+      fastest = m;
+      out.fastest = entries[e].name;
+    }
   return out;
+}
+
+// --sustain=S, the steady state: the kernel and the baseline \p base (the fastest in its rounds) alternate
+// in segments of S seconds of back-to-back batches, the kernel first, kSustainAlternations times each.
+// Only the batches that start in a segment's last third are timed: by then the GPU has run that load for
+// 2S/3 seconds and sits at its power limit, where 20 ms batches (the rounds) do not get. One ratio per
+// alternation, the baseline's time per launch over the kernel's.
+constexpr int kSustainAlternations = 5;
+template <class Launch>
+std::vector<double> sustained(Operands& o, int batch, Entry const& base, std::string const& what, Launch&& kernel) {
+  double const limit_s = tut::watchdog_seconds(o.p, g_timeout_s);
+  BatchTimer timer;
+  auto const segment = [&](std::string const& name, auto&& launch) {  // ms per launch in the last third
+    auto const t0 = std::chrono::steady_clock::now();
+    double ms = 0, last = 0;
+    int launches = 0;
+    for (;;) {
+      double const at = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (at >= g_sustain_s) break;
+      last = timer.ms(batch, name, limit_s, launch);
+      if (at >= g_sustain_s * 2 / 3) {
+        ms += last;
+        launches += batch;
+      }
+    }
+    return launches ? ms / launches : last / batch;  // S shorter than a batch: its one batch
+  };
+  std::vector<double> ratios;
+  for (int a = 0; a < kSustainAlternations; ++a) {
+    double const k = segment(what, kernel);
+    ratios.push_back(segment(base.name, base.launch) / k);
+  }
+  return ratios;
 }
 
 // One line of the summary table (print_summary).
@@ -442,12 +571,17 @@ struct SummaryRow {
   std::string key;           // baseline_key
   double tflops;             // time_loop's
   int lt_tried;              // algorithms cuBLASLt's heuristic returned for the key
-  double blas, lt, best;     // the medians of the rounds (lt: NaN without cuBLASLt)
+  double blas, lt, cutlass, best;  // the medians of the rounds (lt, cutlass: NaN without that baseline)
   double best_min, best_max;
+  std::string fastest;                        // the fastest baseline of the rounds
+  double sustain, sustain_min, sustain_max;   // --sustain: the median ratio to it, and the spread (NaN: off)
 };
 std::vector<SummaryRow> g_summary;  // in the order the kernels first ran
+// entry -> the baseline its --sustain ran against, and the ratios (measured once per entry)
+std::map<std::string, std::pair<std::string, std::vector<double>>> g_sustained;
 
 double tflops_of(std::map<std::string, double> const& baseline, std::string const& key);
+double cutlass_tflops(std::string const& key);
 
 void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_ptr<Operands> o, std::string what) {
   try {
@@ -461,16 +595,39 @@ void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_p
     Timed const t = time_loop(state, *o, true, what, kernel);
     state.counters["max_rel_diff"] = diff;
     auto const or_0 = [](double x) { return std::isnan(x) ? 0.0 : x; };  // NaN: that baseline did not run
-    double const baseline = std::max(or_0(tflops_of(g_cublas_tflops, baseline_key(*o))),
-                                     or_0(tflops_of(g_cublaslt_tflops, baseline_key(*o))));
-    if (!(t.tflops >= kRoundsFrom * baseline)) return;  // below half the baseline: no rounds (kRoundsFrom)
+    double const baseline = std::max({or_0(tflops_of(g_cublas_tflops, baseline_key(*o))),
+                                      or_0(tflops_of(g_cublaslt_tflops, baseline_key(*o))),
+                                      or_0(cutlass_tflops(baseline_key(*o)))});
+    if (!(t.tflops >= kRoundsFrom * baseline)) return;  // below half the best baseline: no rounds (kRoundsFrom)
     Rounds const r = interleaved_rounds(*o, t.batch, what, kernel);
     auto const [lo, hi] = std::minmax_element(r.best.begin(), r.best.end());
-    SummaryRow const row{what, size_name(o->p), what.substr(0, what.rfind('/')), baseline_key(*o), t.tflops,
-                         lt_tuned(*o).tried, median(r.blas), r.lt.empty() ? NAN : median(r.lt), median(r.best),
-                         *lo, *hi};
+    SummaryRow row{what, size_name(o->p), what.substr(0, what.rfind('/')), baseline_key(*o), t.tflops,
+                   lt_tuned(*o).tried, median(r.blas), r.lt.empty() ? NAN : median(r.lt),
+                   r.cutlass.empty() ? NAN : median(r.cutlass), median(r.best), *lo, *hi, r.fastest, NAN, NAN, NAN};
+    // --sustain: Google Benchmark may call this entry more than once; the steady state is measured once,
+    // against the fastest baseline of that call's rounds.
+    if (g_sustain_s > 0) {
+      auto [it, fresh] = g_sustained.try_emplace(what);
+      if (fresh) {
+        it->second.first = r.fastest;
+        for (Entry const& e : baselines_of(*o))
+          if (e.name == r.fastest) it->second.second = sustained(*o, t.batch, e, what, kernel);
+      }
+      auto const& [against, ratios] = it->second;
+      if (!ratios.empty()) {
+        auto const [slo, shi] = std::minmax_element(ratios.begin(), ratios.end());
+        row.fastest = against;
+        row.sustain = median(ratios);
+        row.sustain_min = *slo;
+        row.sustain_max = *shi;
+        state.counters["sustain_ratio"] = row.sustain;
+        state.counters["sustain_ratio_min"] = row.sustain_min;
+        state.counters["sustain_ratio_max"] = row.sustain_max;
+      }
+    }
     state.counters["ratio_cuBLAS"] = row.blas;
     if (!r.lt.empty()) state.counters["ratio_cuBLASLt"] = row.lt;
+    if (!r.cutlass.empty()) state.counters["ratio_CUTLASS"] = row.cutlass;
     state.counters["ratio_best"] = row.best;
     state.counters["ratio_best_min"] = row.best_min;
     state.counters["ratio_best_max"] = row.best_max;
@@ -500,10 +657,19 @@ double tflops_of(std::map<std::string, double> const& baseline, std::string cons
   return it == baseline.end() ? NAN : it->second;
 }
 
+// The faster CUTLASS kernel's TFLOP/s for \p key (their entries'), or NaN where none ran.
+double cutlass_tflops(std::string const& key) {
+  auto const it = g_cutlass_tflops.find(key);
+  if (it == g_cutlass_tflops.end() || it->second.empty()) return NAN;
+  double best = 0;
+  for (auto const& [name, tflops] : it->second) best = std::max(best, tflops);
+  return best;
+}
+
 // The run in one Markdown table, for notes: per kernel timed, its TFLOP/s (its entry's), the baselines'
-// (their entries'), and the medians of its interleaved rounds, with the lowest and highest ratio_best.
-// Padded to read as plain text too; a "-" where a baseline did not run (--benchmark_filter) or cuBLASLt
-// has no algorithm. Written to \p out.
+// (their entries'; CUTLASS's: the faster of its kernels), and the medians of its interleaved rounds, with
+// the lowest and highest ratio_best. Padded to read as plain text too; a "-" where a baseline did not run
+// (--benchmark_filter, or CUTLASS where it does not apply) or cuBLASLt has no algorithm. Written to \p out.
 void print_summary(std::FILE* out) {
   if (g_summary.empty()) return;
   std::map<std::string, int> tried;  // baseline key -> algorithms cuBLASLt's heuristic returned
@@ -513,28 +679,39 @@ void print_summary(std::FILE* out) {
     counts.insert(r.lt_tried);
   }
   std::string const n = counts.size() == 1 ? std::to_string(*counts.begin()) : "N";
-  std::vector<std::array<std::string, 8>> rows = {{"size", "kernel", "TFLOP/s", "cuBLAS",
-                                                    "cuBLASLt (best of " + n + ")", "vs cuBLAS", "vs cuBLASLt",
-                                                    "vs best (min..max)"}};
+  // The last column, --sustain's, only where it ran.
+  using Row = std::array<std::string, 11>;
+  std::size_t const cols = g_sustain_s > 0 ? 11 : 10;
+  std::vector<Row> rows = {{"size", "kernel", "TFLOP/s", "cuBLAS", "cuBLASLt (best of " + n + ")", "CUTLASS",
+                            "vs cuBLAS", "vs cuBLASLt", "vs CUTLASS", "vs best (min..max)",
+                            "sustained vs the fastest (min..max)"}};
   for (SummaryRow const& r : g_summary)
     rows.push_back({r.size, r.kernel, fixed(r.tflops, 2), fixed(tflops_of(g_cublas_tflops, r.key), 2),
-                    fixed(tflops_of(g_cublaslt_tflops, r.key), 2), fixed(r.blas, 3), fixed(r.lt, 3),
-                    fixed(r.best, 3) + " (" + fixed(r.best_min, 3) + ".." + fixed(r.best_max, 3) + ")"});
-  std::array<std::size_t, 8> width{};
+                    fixed(tflops_of(g_cublaslt_tflops, r.key), 2), fixed(cutlass_tflops(r.key), 2),
+                    fixed(r.blas, 3), fixed(r.lt, 3), fixed(r.cutlass, 3),
+                    fixed(r.best, 3) + " (" + fixed(r.best_min, 3) + ".." + fixed(r.best_max, 3) + ")",
+                    std::isnan(r.sustain) ? "-"
+                                          : fixed(r.sustain, 3) + " vs " + r.fastest + " (" + fixed(r.sustain_min, 3) +
+                                                ".." + fixed(r.sustain_max, 3) + ")"});
+  std::array<std::size_t, 11> width{};
   for (auto const& row : rows)
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  auto const line = [&](std::array<std::string, 8> const& row) {
+    for (std::size_t c = 0; c < cols; ++c) width[c] = std::max(width[c], row[c].size());
+  auto const line = [&](Row const& row) {
     std::string s = "|";
-    for (std::size_t c = 0; c < row.size(); ++c) {
+    for (std::size_t c = 0; c < cols; ++c) {
       std::string const pad(width[c] - row[c].size(), ' ');
       s += " " + (c < 2 ? row[c] + pad : pad + row[c]) + " |";  // size and kernel left, figures right
     }
     return s;
   };
   std::string rule = "|";
-  for (std::size_t c = 0; c < width.size(); ++c)
+  for (std::size_t c = 0; c < cols; ++c)
     rule += c < 2 ? ":" + std::string(width[c] + 1, '-') + "|" : std::string(width[c] + 1, '-') + ":|";
-  std::fprintf(out, "\nKernel TFLOP/s / baseline TFLOP/s: medians of %d interleaved rounds (--rounds)\n\n", g_rounds);
+  std::fprintf(out, "\nKernel TFLOP/s / baseline TFLOP/s: medians of %d interleaved rounds (--rounds)", g_rounds);
+  if (g_sustain_s > 0)
+    std::fprintf(out, "; sustained: medians of %d alternations of %g s segments, the last third of each timed (--sustain)",
+                 kSustainAlternations, g_sustain_s);
+  std::fprintf(out, "\n\n");
   std::fprintf(out, "%s\n%s\n", line(rows[0]).c_str(), rule.c_str());
   for (std::size_t i = 1; i < rows.size(); ++i) std::fprintf(out, "%s\n", line(rows[i]).c_str());
   if (counts.size() > 1) {
@@ -585,6 +762,13 @@ int main(int argc, char** argv) {
         bug = a.substr(6);
       else if (a.rfind("--rounds=", 0) == 0)
         g_rounds = parse_rounds(a.substr(9));
+      else if (a.rfind("--sustain=", 0) == 0) {
+        std::size_t used = 0;
+        g_sustain_s = std::stod(a.substr(10), &used);
+        if (used != a.size() - 10 || !(g_sustain_s > 0) || g_sustain_s > 600)
+          throw std::runtime_error("--sustain expects the seconds of a segment, above 0 and at most 600, got '" +
+                                   a.substr(10) + "'");
+      }
       else if (a.rfind("--timeout=", 0) == 0) {
         std::size_t used = 0;
         g_timeout_s = std::stod(a.substr(10), &used);
@@ -625,14 +809,15 @@ int main(int argc, char** argv) {
   }
   benchmark::AddCustomContext("gpu", dev.name + " (sm_" + std::to_string(dev.cc()) + ", " +
                                          std::to_string(dev.sm_count) + " SMs)");
+  g_hopper = dev.cc() == 90;
   cublas_check(cublasCreate(&g_cublas), "cublasCreate");
   cublas_check(cublasSetMathMode(g_cublas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
   cublas_check(cublasLtCreate(&g_lt), "cublasLtCreate");
   g_lt_workspace = tut::DeviceBuffer<unsigned char>(kLtWorkspaceBytes);
 
   for (auto const& p : sizes) {
-    // One set of operands (and the two baselines, cuBLAS and cuBLASLt, timed first) per input type and
-    // convention.
+    // One set of operands (and the baselines, cuBLAS, cuBLASLt and where they apply CUTLASS's, timed first)
+    // per input type and convention.
     std::map<std::string, std::shared_ptr<Operands>> operands;
     for (tut::Step const* step : tut::all_steps()) {
       tut::Step const& s = *step;
@@ -646,6 +831,10 @@ int main(int argc, char** argv) {
             ->UseManualTime()->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("cublasLt_" + key + "/" + size_name(p)).c_str(), bench_cublaslt, o)
             ->UseManualTime()->Unit(benchmark::kMillisecond);
+        if (cutlass_applies(*o))
+          for (std::string const& c : bench::cutlass_kernels())
+            benchmark::RegisterBenchmark(("cutlass_" + c + "_" + key + "/" + size_name(p)).c_str(), bench_cutlass, o, c)
+                ->UseManualTime()->Unit(benchmark::kMillisecond);
       }
       if (!bug.empty()) {  // the default variant with the bug: "<step>/bug:<name>/<size>"
         tut::PlantedBug const& b = tut::find_bug(s, bug.substr(bug.find(':') + 1));
