@@ -36,6 +36,7 @@ using LayoutD = cutlass::layout::RowMajor;     // C (M,N): N contiguous
 constexpr int kAlignAB = 16 / int(sizeof(ElementAB));  // 8 halves: TMA's 16-byte rows
 constexpr int kAlignD = 16 / int(sizeof(ElementD));    // 4 floats
 
+//! [builder]
 // One CUTLASS GEMM: the tile, the cluster and the two schedules (mainloop and epilogue).
 template <class TileShape, class ClusterShape, class MainloopSchedule, class EpilogueSchedule>
 struct Built {
@@ -57,6 +58,7 @@ using PingPong = Built<Shape<_128, _128, _64>, Shape<_2, _1, _1>, cutlass::gemm:
                        cutlass::epilogue::TmaWarpSpecialized>::Gemm;
 using Cooperative = Built<Shape<_128, _256, _64>, Shape<_2, _1, _1>, cutlass::gemm::KernelTmaWarpSpecializedCooperative,
                           cutlass::epilogue::TmaWarpSpecializedCooperative>::Gemm;
+//! [builder]
 
 void check(cutlass::Status s, char const* what) {
   if (s != cutlass::Status::kSuccess)
