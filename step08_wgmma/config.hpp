@@ -1,7 +1,7 @@
 /// \file step08_wgmma/config.hpp
 /// \brief Step 08's one source of truth: the problem layouts, and a Config holding the CTA tiler,
-/// the staged smem layouts in GMMA's swizzle atom, the cp.async and epilogue TiledCopys, the warpgroup
-/// TiledMMA and the pipeline's stage counters.
+/// the staged smem layouts in GMMA's swizzle atom, the cp.async and epilogue TiledCopys,
+/// the warpgroup TiledMMA and the pipeline's stage counters.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
 /// what is printed is what runs.
@@ -92,8 +92,8 @@ using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<BL
 //! [shared_storage]
 /// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and, once the mainloop is
 /// done with them, the epilogue's C tile in the same bytes (a union): the smem is the larger of the two,
-/// not their sum. The 128B-swizzle pattern repeats every 1 KB of address and wgmma's descriptors assume
-/// it starts on a 1 KB boundary, so sA and sB do.
+/// not their sum. The 128B-swizzle pattern repeats every 1 KB of address and wgmma's
+/// descriptors assume it starts on a 1 KB boundary, so sA and sB do.
 template <class TA, class TB, class TC, class SmemLayoutA, class SmemLayoutB, class SmemLayoutC>
 struct SharedStorage {
   union {

@@ -20,8 +20,8 @@ namespace step08 {
 using namespace cute;
 
 /// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA, on warpgroup tensor cores (wgmma), through a
-/// STAGES-deep cp.async pipeline. Any M, N >= 1: elements outside the problem are zero-filled on load and skipped on store.
-/// K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
+/// STAGES-deep cp.async pipeline. Any M, N >= 1: elements outside the problem are zero-filled on load, and
+/// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
 /// only the run knows (tut::CpAsyncParams):
 /// - A, B and C and their layouts;
@@ -113,6 +113,7 @@ void gemm_kernel(Params const p)
   ThrCopy thr_copy_b = copy_b.get_slice(threadIdx.x);
   Tensor tBgB = thr_copy_b.partition_S(gB);                 // (CPY,CPY_N,CPY_K,k)
   Tensor tBsB = thr_copy_b.partition_D(sB);                 // (CPY,CPY_N,CPY_K,STAGES)
+  auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
 
   CUTE_STATIC_ASSERT_V(size<0>(tAsA) == Int<8>{} && size<0>(tBsB) == Int<8>{});  // CPY: 8 halves, 16 bytes
   CUTE_STATIC_ASSERT_V(size<1>(tAgA) == size<1>(tAsA) && size<2>(tAgA) == size<2>(tAsA));  // CPY_M,CPY_K
@@ -137,7 +138,6 @@ void gemm_kernel(Params const p)
   // TUTORIAL: for s in 0 .. AHEAD-1: cp.async k-tile s -> stage s; close the copies into group s.
   // A group is committed even when there is no k-tile left to copy (fewer than AHEAD k-tiles): the waits
   // below count groups, so every iteration must commit exactly one.
-  auto K_TILE_MAX = size<3>(tAgA);                          // ceil(K/BLK_K): the last may be ragged
   constexpr int AHEAD = [] {
     if constexpr (BUG == Bug::copies_one_too_far) return STAGES - 1;  //~bug copies_one_too_far: step 07's
     return copies_ahead<STAGES>();                          // STAGES-2: one batch still reads
@@ -215,8 +215,8 @@ void gemm_kernel(Params const p)
 
   //! [epilogue]
   // ---- Epilogue: registers -> smem -> gmem ----------------------------------------------------------
-  // The ring's bytes become the C tile. Every copy must have landed (only empty groups are left, but
-  // the wait costs nothing) and every wgmma must be done reading the last k-tile before they are reused.
+  // The ring's bytes become the C tile. Every copy must have landed (only empty groups are left), and
+  // every wgmma must be done reading the last k-tile before they are reused.
   warpgroup_wait<0>();                                      // the last batch too
   warpgroup_fence_operand(tCrC);
   cp_async_wait<0>();

@@ -97,7 +97,8 @@ using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<BL
 /// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and, once the mainloop is
 /// done with them, the epilogue's C tile in the same bytes (a union): the smem is the larger of the two,
 /// not their sum. The 128B-swizzle pattern repeats every 1 KB of address and the TMA unit and wgmma's
-/// descriptors assume it starts on a 1 KB boundary, so sA and sB do. After them, one mbarrier per stage.
+/// descriptors assume it starts on a 1 KB boundary, so sA and sB do.
+/// After them, one mbarrier per stage.
 template <class TA, class TB, class TC, class SmemLayoutA, class SmemLayoutB, class SmemLayoutC>
 struct SharedStorage {
   static constexpr int kStages = size<2>(SmemLayoutA{});  ///< the ring's stages: mode 2 of the smem layouts
@@ -139,7 +140,7 @@ struct PipeState {
   std::uint32_t read_phase = 0;
   /// \brief The next stage round the ring.
   CUTE_HOST_DEVICE static int next(int stage) { return stage + 1 == STAGES ? 0 : stage + 1; }
-  /// \brief The math moves on to the next k-tile; past the last stage, the next lap's parity.
+  /// \brief The math moves on to the next k-tile.
   CUTE_HOST_DEVICE void advance_read() {
     read = next(read);
     if (read == 0) read_phase ^= 1u;
@@ -191,6 +192,7 @@ struct Config {
   static constexpr int kSmemBytes = int(sizeof(Smem));
   /// \brief One stage: a k-tile of A and one of B, in bytes.
   static constexpr int kStageBytes = (BLK_M + BLK_N) * BLK_K * int(sizeof(ElementAB));
+
   /// \brief The TMA boxes' bytes, A's (BLK_K×BLK_M) and B's (BLK_K×BLK_N): a stage's full barrier expects
   /// their sum, kStageBytes (out-of-bounds elements are filled with zeros and count too).
   static constexpr int kStageBytesA = BLK_M * BLK_K * int(sizeof(ElementAB));

@@ -1,8 +1,10 @@
 /// \file step09_tma/kernel.cuh
 /// \brief Step 09's kernel: step 08's pipeline with the copies moved to the TMA unit. One thread has the
 /// TMA unit copy whole k-tiles into the ring of GMMA-swizzled stages; an mbarrier per stage completes
-/// when the bytes land, and everyone waits on it; wgmma multiplies as in step 08. Built for sm_90a only.
-/// In CUTLASS: `MainloopSm90TmaGmma` with the `KernelTma` schedule (collective/sm90_mma_tma_gmma_ss.hpp).
+/// when the bytes land, and everyone waits on it; wgmma multiplies as in step 08.
+/// Built for sm_90a only.
+/// In CUTLASS: the atoms are CuTe's (`SM90_64x256x16_F32F16F16_SS`, `GMMA::Layout_K_SW128_Atom`);
+/// the mainloop is `MainloopSm90TmaGmma`, with the `KernelTma` schedule (collective/sm90_mma_tma_gmma_ss.hpp).
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -72,7 +74,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
   CUTE_STATIC_ASSERT_V((product_each(shape(sC_layout)) == select<0,1>(cta_tiler)));               // (BLK_M,BLK_N)
-  // Every thread of the CTA computes and stores C.
+  // The threads that compute C store it: the epilogue's copy has the TiledMMA's threads.
   CUTE_STATIC_ASSERT_V(size(copy_c) == size(mma));
   //! [preconditions]
 
@@ -93,7 +95,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   //! [tiles]
 
   //! [smem]
-  // ---- Shared memory: a ring of STAGES k-tiles of A and B (later, the C tile), an mbarrier per stage ----
+  // ---- Shared memory: a ring of STAGES k-tiles of A and B; later, the C tile in the same bytes --------
   // One SharedStorage (config.hpp) in dynamic shared memory: the launch passes sizeof(SharedStorage) and
   // lifts the 48 KB default limit.
   extern __shared__ char shared_memory[];

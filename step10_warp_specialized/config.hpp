@@ -98,7 +98,8 @@ using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<BL
 /// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and, once the mainloop is
 /// done with them, the epilogue's C tile in the same bytes (a union): the smem is the larger of the two,
 /// not their sum. The 128B-swizzle pattern repeats every 1 KB of address and the TMA unit and wgmma's
-/// descriptors assume it starts on a 1 KB boundary, so sA and sB do. After them, two mbarriers per stage.
+/// descriptors assume it starts on a 1 KB boundary, so sA and sB do.
+/// After them, two mbarriers per stage.
 template <class TA, class TB, class TC, class SmemLayoutA, class SmemLayoutB, class SmemLayoutC>
 struct SharedStorage {
   static constexpr int kStages = size<2>(SmemLayoutA{});  ///< the ring's stages: mode 2 of the smem layouts
@@ -119,11 +120,11 @@ struct SharedStorage {
 /// k-tile: one, as in steps 08 and 09. The stage of the batch before it is then free to release.
 inline constexpr int kWgmmaInFlight = 1;
 
-/// \brief Where one side of the pipeline is in the ring: the stage it works on next and that stage's
-/// phase (CUTLASS's `cutlass::PipelineState`: its index and phase). An mbarrier counts its phases;
+/// \brief The pipeline's stage counters, as the kernel advances them (and the printout replays them):
+/// where one side of the pipeline is in the ring, the stage it works on next and that stage's phase
+/// (CUTLASS's `cutlass::PipelineState`: its index and phase). An mbarrier counts its phases;
 /// `wait_barrier(bar, p)` returns once the phase of parity p has completed. Every lap of the ring flips
-/// the parity each side waits for, so the same two barriers per stage serve every k-tile. The kernel
-/// advances these, and the printout replays them.
+/// the parity each side waits for, so the same two barriers per stage serve every k-tile.
 template <int STAGES>
 struct RingState {
   int index = 0;           ///< the stage
@@ -199,11 +200,12 @@ struct Config {
   static constexpr int kSmemBytes = int(sizeof(Smem));
   /// \brief One stage: a k-tile of A and one of B, in bytes.
   static constexpr int kStageBytes = (BLK_M + BLK_N) * BLK_K * int(sizeof(ElementAB));
+
   /// \brief The TMA boxes' bytes, A's (BLK_K×BLK_M) and B's (BLK_K×BLK_N): a stage's full barrier expects
   /// their sum, kStageBytes (out-of-bounds elements are filled with zeros and count too).
   static constexpr int kStageBytesA = BLK_M * BLK_K * int(sizeof(ElementAB));
   static constexpr int kStageBytesB = BLK_N * BLK_K * int(sizeof(ElementAB));  ///< B's box
-  /// \brief smem -> gmem for the epilogue's C tile: 128-bit stores, whole rows per warp, by the consumers.
+  /// \brief smem -> gmem for the epilogue's C tile: 128-bit stores, whole rows per warp.
   using TiledCopyC = decltype(make_row_tiled_copy<CopyOpS2G, ElementC, BLK_N, kMmaThreads>());
 
   // What the comments above state.
@@ -218,7 +220,7 @@ struct Config {
   static_assert(kThreads == 128 * (CONSUMERS + 1), "consumers, then the producer");
   static_assert(128 * (kProducerRegs + CONSUMERS * kConsumerRegs) <= 65536, "the register file holds them");
   static_assert(kSmemBytes == cute::max(STAGES * kStageBytes, int(sizeof(ElementC)) * BLK_M * BLK_N) + 1024,
-                "the ring or the C tile, whichever is larger, then the 2·STAGES mbarriers padded to 1 KB");
+                "the ring or the C tile, whichever is larger, then the mbarriers padded to 1 KB");
   static_assert(kSmemBytes <= 227 * 1024, "an H100 block gets at most 227 KB of smem");
 };
 //! [config]
@@ -234,7 +236,7 @@ using Default = Config<128, 256, 64, 2, 4>;
 static_assert(std::is_same_v<decltype(shape(Default::SmemLayoutB{})), Shape<Shape<_8, _32>, Shape<_64, _1>, Shape<_1, _4>>>,
               "sB is ((8,32),(64,1),(1,4))");
 static_assert(Default::kStageBytes == 49152 && Default::kSmemBytes == 4 * 49152 + 1024,
-              "4 stages of 48 KB, then the 8 mbarriers padded to 1 KB: 197,632 bytes");
+              "4 stages of 48 KB, then the mbarriers padded to 1 KB: 197,632 bytes");
 static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "the default's wgmma is m64n256k16, fp16 in, fp32 accumulate");
 

@@ -1,8 +1,10 @@
 /// \file step10_warp_specialized/kernel.cuh
 /// \brief Step 10's kernel: step 09's pipeline with roles. One producer warpgroup has the TMA unit copy
 /// whole k-tiles into the ring of GMMA-swizzled stages; consumer warpgroups multiply them with wgmma and
-/// store C. Two mbarriers per stage hand each stage back and forth. Built for sm_90a only.
-/// In CUTLASS: `MainloopSm90TmaGmmaWarpSpecialized` with the `KernelTmaWarpSpecialized` schedule; the
+/// store C. Two mbarriers per stage hand each stage back and forth.
+/// Built for sm_90a only.
+/// In CUTLASS: the atoms are CuTe's (`SM90_64x256x16_F32F16F16_SS`, `GMMA::Layout_K_SW128_Atom`);
+/// the mainloop is `MainloopSm90TmaGmmaWarpSpecialized`, with the `KernelTmaWarpSpecialized` schedule; the
 /// full and empty barriers are `cutlass::PipelineTmaAsync`'s, and RingState is `cutlass::PipelineState`.
 #pragma once
 
@@ -19,8 +21,9 @@ namespace step10 {
 
 using namespace cute;
 
-/// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA: a producer warpgroup (the last) loads k-tiles with
-/// TMA into a STAGES-deep smem ring; the consumer warpgroups (threads 0..size(mma)-1) multiply them with
+/// \brief C = A·Bᵀ with one BLK_M×BLK_N C tile per CTA, on warpgroup tensor cores (wgmma), through a
+/// STAGES-deep TMA pipeline with roles: a producer warpgroup (the last) loads k-tiles with TMA; the
+/// consumer warpgroups (threads 0..size(mma)-1) multiply them with
 /// wgmma and store C. Any M, N >= 1: the TMA unit fills elements outside A and B with zeros, and
 /// the epilogue skips them. K must be a multiple of 8 and A, B 16-byte aligned (the launch checks).
 /// \p Cfg: the configuration (config.hpp), every type and extent known when it is compiled. \p p: what
@@ -76,7 +79,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
   CUTE_STATIC_ASSERT_V((product_each(shape(sC_layout)) == select<0,1>(cta_tiler)));               // (BLK_M,BLK_N)
-  // Every thread of the CTA computes and stores C.
+  // The threads that compute C store it: the epilogue's copy has the TiledMMA's threads.
   CUTE_STATIC_ASSERT_V(size(copy_c) == size(mma));
   //! [preconditions]
 
@@ -93,6 +96,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   int const tiles_m = ceil_div(size<0>(layout_c), size<0>(cta_tiler));  // ceil(M/BLK_M)
   int const tiles_n = ceil_div(size<1>(layout_c), size<1>(cta_tiler));  // ceil(N/BLK_N)
   tut::TileCoord const tile = p.schedule.tile(int(blockIdx.x), 0, tiles_m, tiles_n);
+  // This CTA's tiles. local_tile = proj (drop the mode the operand lacks) + tile + coord.
   auto cta_coord = make_coord(tile.m, tile.n, _);           // (m,n,:)
   Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});  // (BLK_M,BLK_K,k) -> (m,k)
   Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});  // (BLK_N,BLK_K,k) -> (n,k)
@@ -187,7 +191,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   Tensor tCsA = thr_mma.partition_A(sA);                    // (MMA,MMA_M,MMA_K,STAGES)
   Tensor tCsB = thr_mma.partition_B(sB);                    // (MMA,MMA_N,MMA_K,STAGES)
   // wgmma reads A and B from smem itself: the "fragments" are 64-bit descriptors of the smem tiles
-  // (start address, swizzle mode, strides), one per wgmma and stage, not registers holding data.
+  // (start address, swizzle mode, strides), one per wgmma and stage, not registers holding data. No
+  // ldmatrix, no register double buffer: step 07's tXsA, tXrA and k-block loop are gone.
   Tensor tCrA = thr_mma.make_fragment_A(tCsA);              // (MMA,MMA_M,MMA_K,STAGES) descriptors
   Tensor tCrB = thr_mma.make_fragment_B(tCsB);              // (MMA,MMA_N,MMA_K,STAGES) descriptors
   Tensor tCgC = thr_mma.partition_C(gC);                    // (MMA,MMA_M,MMA_N)
@@ -201,8 +206,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   // ---- Mainloop: wait for a full stage, wgmma on it, release the one before ----------------------------
   // TUTORIAL: for each k_tile:
   //   wait until full[read] completes the phase of this lap: k-tile k_tile has landed;
-  //   issue the k-tile's wgmmas as one batch; wait until only that batch is still running;
-  //   the previous k-tile's wgmmas are then done reading their stage: release it to the producer.
+  //   issue the k-tile's MMA_K wgmmas as one batch; wait until only that batch is still running.
+  //   The previous k-tile's wgmmas are then done reading their stage: release it to the producer.
   // No __syncthreads: each consumer warpgroup releases its stages by itself (one arrival each on
   // empty[s]), and the producer refills a stage once all of them have.
   RingState<STAGES> read;                                   // stage 0, parity 0

@@ -1,7 +1,8 @@
 /// \file step11_persistent/config.hpp
 /// \brief Step 11's one source of truth: the problem layouts, and a Config holding the CTA tiler,
 /// the staged smem layouts in GMMA's swizzle atom, the bytes of each TMA box, the epilogue's TiledCopy,
-/// the warpgroup TiledMMA, the warp roles, the persistent tile schedule and the pipeline's barrier state.
+/// the warpgroup TiledMMA, the warp roles, the persistent tile schedule and the
+/// pipeline's barrier state.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
 /// what is printed is what runs. Only the TMA descriptors are made elsewhere (tut/launch.cuh), at run time:
@@ -98,8 +99,9 @@ using SmemLayoutC = decltype(tile_to_shape(SmemAtomC{}, Shape<Int<BLK_M>, Int<BL
 /// \brief The CTA's shared memory. The mainloop's STAGES k-tiles of A and B, and, once the mainloop is
 /// done with them, the epilogue's C tile in the same bytes (a union): the smem is the larger of the two,
 /// not their sum. The 128B-swizzle pattern repeats every 1 KB of address and the TMA unit and wgmma's
-/// descriptors assume it starts on a 1 KB boundary, so sA and sB do. After them, two mbarriers per stage,
-/// and one that tells the producer the C tile has left those bytes.
+/// descriptors assume it starts on a 1 KB boundary, so sA and sB do. After them, two
+/// mbarriers per stage.
+/// One more, epi_done, tells the producer the C tile has left those bytes.
 template <class TA, class TB, class TC, class SmemLayoutA, class SmemLayoutB, class SmemLayoutC>
 struct SharedStorage {
   static constexpr int kStages = size<2>(SmemLayoutA{});  ///< the ring's stages: mode 2 of the smem layouts
@@ -107,7 +109,7 @@ struct SharedStorage {
     struct {
       alignas(1024) ArrayEngine<TA, cosize_v<SmemLayoutA>> A;  ///< sA: every stage; 1 KB aligned
       alignas(1024) ArrayEngine<TB, cosize_v<SmemLayoutB>> B;  ///< sB
-    } mainloop;
+    } mainloop;  ///< the ring: what the producer fills and the consumers' wgmmas read
     alignas(128) ArrayEngine<TC, cosize_v<SmemLayoutC>> C;    ///< sC: the epilogue's C tile
   };
   std::uint64_t full[kStages];   ///< stage s holds its k-tile: the TMA's bytes have landed (producer -> consumers)
@@ -204,7 +206,7 @@ struct Config {
   /// their sum, kStageBytes (out-of-bounds elements are filled with zeros and count too).
   static constexpr int kStageBytesA = BLK_M * BLK_K * int(sizeof(ElementAB));
   static constexpr int kStageBytesB = BLK_N * BLK_K * int(sizeof(ElementAB));  ///< B's box
-  /// \brief smem -> gmem for the epilogue's C tile: 128-bit stores, whole rows per warp, by the consumers.
+  /// \brief smem -> gmem for the epilogue's C tile: 128-bit stores, whole rows per warp.
   using TiledCopyC = decltype(make_row_tiled_copy<CopyOpS2G, ElementC, BLK_N, kMmaThreads>());
 
   // What the comments above state.
@@ -219,7 +221,7 @@ struct Config {
   static_assert(kThreads == 128 * (CONSUMERS + 1), "consumers, then the producer");
   static_assert(128 * (kProducerRegs + CONSUMERS * kConsumerRegs) <= 65536, "the register file holds them");
   static_assert(kSmemBytes == cute::max(STAGES * kStageBytes, int(sizeof(ElementC)) * BLK_M * BLK_N) + 1024,
-                "the ring or the C tile, whichever is larger, then the 2·STAGES+1 mbarriers padded to 1 KB");
+                "the ring or the C tile, whichever is larger, then the mbarriers padded to 1 KB");
   static_assert(kSmemBytes <= 227 * 1024, "an H100 block gets at most 227 KB of smem");
 };
 //! [config]
@@ -235,7 +237,7 @@ using Default = Config<128, 256, 64, 2, 4>;
 static_assert(std::is_same_v<decltype(shape(Default::SmemLayoutB{})), Shape<Shape<_8, _32>, Shape<_64, _1>, Shape<_1, _4>>>,
               "sB is ((8,32),(64,1),(1,4))");
 static_assert(Default::kStageBytes == 49152 && Default::kSmemBytes == 4 * 49152 + 1024,
-              "4 stages of 48 KB, then the 9 mbarriers padded to 1 KB: 197,632 bytes");
+              "4 stages of 48 KB, then the mbarriers padded to 1 KB: 197,632 bytes");
 static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "the default's wgmma is m64n256k16, fp16 in, fp32 accumulate");
 

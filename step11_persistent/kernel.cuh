@@ -77,7 +77,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   CUTE_STATIC_ASSERT_V((select<0,1>(product_each(shape(sB_layout))) == select<1,2>(cta_tiler)));  // (BLK_N,BLK_K)
   CUTE_STATIC_ASSERT_V(size<2>(sA_layout) == size<2>(sB_layout));                                 // STAGES
   CUTE_STATIC_ASSERT_V((product_each(shape(sC_layout)) == select<0,1>(cta_tiler)));               // (BLK_M,BLK_N)
-  // Every thread of the CTA computes and stores C.
+  // The threads that compute C store it: the epilogue's copy has the TiledMMA's threads.
   CUTE_STATIC_ASSERT_V(size(copy_c) == size(mma));
   //! [preconditions]
 
@@ -243,9 +243,10 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     //! [epilogue]
     // ---- Epilogue: registers -> smem -> gmem ----------------------------------------------------------
     // The ring's bytes become the C tile. Every copy has landed (each k-tile's barrier was waited for), and
-    // every wgmma must be done reading the last k-tile before they are reused. The last k-tile's stage
-    // goes back to the producer too (step 10's CTA ended instead), but the producer refills no stage
-    // before epi_done says the C tile has left these bytes.
+    // every wgmma must be done reading the last k-tile before they are reused.
+    // The last k-tile's stage goes back to the producer too (step 10's CTA ended instead), so while the
+    // consumers store this tile every stage counts as empty, but the producer refills none before epi_done
+    // says the C tile has left these bytes.
     warpgroup_wait<0>();                                    // the last batch too
     warpgroup_fence_operand(tCrC);
     if constexpr (BUG != Bug::last_stage_kept) {            //~bug last_stage_kept deletes this release
@@ -262,7 +263,6 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
     // that to the compiler, which did it for some pairs only: 32-bit stores of a pair conflict 2-way.
     copy_aligned(tCrC, tCsC);                               // registers -> smem, the MMA's partition
     cutlass::arch::NamedBarrier::sync(size(mma), 1);        // the whole C tile is in smem
-
     // Out through the epilogue's own partition: each thread moves 16-byte chunks of whole rows.
     ThrCopy thr_copy_c = copy_c.get_slice(threadIdx.x);
     Tensor tDsC = thr_copy_c.partition_S(sC);               // (CPY,CPY_M,CPY_N)

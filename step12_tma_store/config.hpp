@@ -225,7 +225,7 @@ struct Config {
   static_assert(kThreads == 128 * (CONSUMERS + 1), "consumers, then the producer");
   static_assert(128 * (kProducerRegs + CONSUMERS * kConsumerRegs) <= 65536, "the register file holds them");
   static_assert(kSmemBytes == STAGES * kStageBytes + kEpiBuffers * kSubtileBytes + 1024,
-                "the ring, the epilogue's buffers, then the 2·STAGES mbarriers padded to 1 KB");
+                "the ring, the epilogue's buffers, then the mbarriers padded to 1 KB");
   static_assert(kSmemBytes <= 227 * 1024, "an H100 block gets at most 227 KB of smem");
 };
 //! [config]
@@ -233,7 +233,7 @@ struct Config {
 //! [default]
 /// \brief The configuration step 12 runs: the CTA tile of steps 08 to 12, measured on an H100: 128×256×64,
 /// two warpgroups of 64×256 each on the math (one m64n256k16 wgmma per 16 k), 4 stages of 48 KB, one CTA
-/// per SM, and two epilogue buffers of 128×32 floats. The asserts below count its smem.
+/// per SM. The asserts below count its smem.
 using Default = Config<128, 256, 64, 2, 4>;
 //! [default]
 // kernel.cuh's comment on the nested modes tile_to_shape makes: the default's sB repeats the 8x64 atom

@@ -1,10 +1,11 @@
 /// \file step12_tma_store/kernel.cuh
 /// \brief Step 12's kernel: step 11's, with a TMA-store epilogue. The consumers store each C tile in
 /// subtiles through two small smem buffers of its own, beside the ring, and the TMA unit finishes them
-/// while the next tile's mainloop runs: the producer no longer waits for the epilogue. Built for sm_90a only.
+/// while the next tile's mainloop runs: the producer no longer waits for the epilogue.
+/// Built for sm_90a only.
 /// In CUTLASS: the `KernelTmaWarpSpecializedCooperative` schedule (two consumer warpgroups on one tile)
-/// with `PersistentTileSchedulerSm90` for the visits, and the `Sm90TmaWarpSpecialized` epilogue
-/// (epilogue/collective/sm90_epilogue_tma_warpspecialized.hpp) for the subtiles stored by TMA.
+/// with `PersistentTileSchedulerSm90` for the visits.
+/// The TMA-store epilogue: `Sm90TmaWarpSpecialized` (epilogue/collective/sm90_epilogue_tma_warpspecialized.hpp).
 #pragma once
 
 #include <cute/tensor.hpp>
