@@ -97,6 +97,13 @@ TEST_CASE("validate: the variant's threads and tiles bound --thread and --tile",
     q.variant = "wide";
     CHECK(&tut::variant_for(c, q) == &c.variants[1]);
     q.variant = "";
+    q.problem = {256, 256, 64};
+    q.bug = "some_bug";  // --bug and --stress run the default, the variant the bugs are compiled into
+    CHECK(&tut::variant_for(c, q) == &c.variants[0]);
+    q.bug = "";
+    q.stress = true;
+    CHECK(&tut::variant_for(c, q) == &c.variants[0]);
+    q.stress = false;
     c.choose = [](tut::Problem const&) { return 2; };
     CHECK_THROWS_AS(tut::variant_for(c, q), std::logic_error);
     CHECK(&tut::variant_for(s, q) == &s.variants[0]);  // no choose: the default

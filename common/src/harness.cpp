@@ -134,7 +134,8 @@ Variant const& find_variant(Step const& s, std::string const& name) {
 }
 
 Variant const& variant_for(Step const& s, Options const& o) {
-  if (!o.variant.empty() || !s.choose) return find_variant(s, o.variant);
+  // --bug and --stress run the default variant: the bugs and the race amplifier are compiled into it only.
+  if (!o.variant.empty() || !s.choose || !o.bug.empty() || o.stress) return find_variant(s, o.variant);
   int const i = s.choose(o.problem);
   if (i < 0 || std::size_t(i) >= s.variants.size())
     throw std::logic_error(s.name + ": choose() picked variant " + std::to_string(i) + " of " +
@@ -160,6 +161,8 @@ void validate(Step const& s, Options const& o) {
                      "the race between a TMA store and the threads that write its buffer again");
   if (o.stress && &v != &s.variants.front())
     throw UsageError("--stress builds the default variant only (" + s.variants.front().name + ")");
+  if (!o.bug.empty() && &v != &s.variants.front())
+    throw UsageError("--bug plants its bug into the default variant only (" + s.variants.front().name + ")");
   if (o.thread >= v.threads)
     throw UsageError("--thread " + std::to_string(o.thread) + " is out of range: it picks one of the " +
                      std::to_string(v.threads) + " threads of " + s.name + "'s TiledMMA (0.." +
@@ -471,7 +474,7 @@ int run_step(int argc, char** argv, Step const& s) {
 
   std::ostream& os = std::cout;
   if (o.sass) return run_sass(os, s, o);
-  // --bug: the default (or chosen) variant, launched with the bug compiled in.
+  // --bug: the default variant, launched with the bug compiled in.
   Variant v = variant_for(s, o);
   if (!o.bug.empty()) v.launch = find_bug(s, o.bug).launch;
   if (o.stress) v.launch = s.stress(o.bug.empty() ? 0 : find_bug(s, o.bug).id);

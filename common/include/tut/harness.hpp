@@ -89,7 +89,7 @@ struct PlantedBug {
   Check caught_by = Check::verification;  ///< the check that catches it
   std::string run;            ///< the flags of the run that shows the catch ("--m 128 --n 128 --k 40")
   std::string why;            ///< why that check and not another (one line, optional)
-  LaunchFn launch = nullptr;  ///< the default (or Step::choose's) variant's launch, with the bug compiled in
+  LaunchFn launch = nullptr;  ///< the default variant's launch, with the bug compiled in
 };
 
 /// \brief What a step tells the harness about itself: what its add_tutorial_step() call registers
@@ -152,8 +152,8 @@ std::string unsupported(Step const& s, Problem const& p);
 /// \brief The variant --variant names (the default for ""); throws UsageError listing the names.
 Variant const& find_variant(Step const& s, std::string const& name);
 
-/// \brief The variant a run of \p o uses: the one --variant names, else the one Step::choose picks for
-/// o.problem, else the default.
+/// \brief The variant a run of \p o uses: the one --variant names, else (unless --bug or --stress, which
+/// run the default) the one Step::choose picks for o.problem, else the default.
 Variant const& variant_for(Step const& s, Options const& o);
 
 /// \brief Check \p o against \p s (sizes, element counts, variant, thread and tile ranges); throw UsageError.
