@@ -372,6 +372,9 @@ def interleaved(step, *others):
     if not sizes:
         raise Stale(f"{BENCH_JSON} has no interleaved rounds of {step}")
     rows, tried = [], set()  # tried: how many algorithms cuBLASLt's heuristic offered, at these sizes
+    # A run with CUTLASS's own kernels as a third baseline (bench_gemm's ratio_CUTLASS): their faster one's
+    # figure and the step's median ratio to it, and "the best" is then of the three.
+    cutlass = any("ratio_CUTLASS" in entries[(step, "", size)] for size in sizes)
     for size in sizes:
         e = entries[(step, "", size)]
         # The baselines of the kind the step is compared with: the pair whose cuBLAS figure gives vs_cuBLAS.
@@ -382,15 +385,21 @@ def interleaved(step, *others):
             tried.add(int(lt["algos_tried"]))
         row = [size_label(size), f"{entries[(blas, '', size)]['TFLOP/s']:.2f}",
                f"{lt['TFLOP/s']:.2f}" if lt else "-", f"{e['TFLOP/s']:.2f}", f"{e['ratio_cuBLAS']:.3f}",
-               f"{e['ratio_cuBLASLt']:.3f}" if "ratio_cuBLASLt" in e else "-",
-               f"**{e['ratio_best']:.3f}** ({e['ratio_best_min']:.3f}..{e['ratio_best_max']:.3f})"]
+               f"{e['ratio_cuBLASLt']:.3f}" if "ratio_cuBLASLt" in e else "-"]
+        if cutlass:
+            figures = [entries[k]["TFLOP/s"] for k in entries if k[0].startswith("cutlass_") and k[2] == size]
+            row[3:3] = [f"{max(figures):.2f}" if figures else "-"]
+            row.append(f"{e['ratio_CUTLASS']:.3f}" if "ratio_CUTLASS" in e else "-")
+        row.append(f"**{e['ratio_best']:.3f}** ({e['ratio_best_min']:.3f}..{e['ratio_best_max']:.3f})")
         for o in others:
             oe = entries.get((o, "", size), {})
             row.append(f"{oe['ratio_best']:.3f}" if "ratio_best" in oe else "-")
         rows.append(row)
     best_of = "/".join(str(t) for t in sorted(tried)) or "-"
-    head = (["M×N×K", "cuBLAS (TFLOP/s)", f"cuBLASLt, best of {best_of} (TFLOP/s)", f"{step} (TFLOP/s)", "÷ cuBLAS",
-             "÷ cuBLASLt", "÷ the better (min..max of the rounds)"] + [f"{o}: ÷ the better" for o in others])
+    head = (["M×N×K", "cuBLAS (TFLOP/s)", f"cuBLASLt, best of {best_of} (TFLOP/s)"] +
+            (["CUTLASS, the faster (TFLOP/s)"] if cutlass else []) + [f"{step} (TFLOP/s)", "÷ cuBLAS", "÷ cuBLASLt"] +
+            (["÷ CUTLASS", "÷ the best (min..max of the rounds)"] if cutlass else ["÷ the better (min..max of the rounds)"]) +
+            [f"{o}: ÷ the better" for o in others])
     return table([head] + rows)
 
 

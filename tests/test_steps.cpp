@@ -222,7 +222,8 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
           {"step10_warp_specialized", {"barriers.svg", "tma_box.svg", "tile_order.svg"}},
           {"step11_persistent", {"barriers.svg", "tile_order.svg"}},
           {"step12_tma_store", {"barriers.svg", "epilogue_overlap.svg", "tile_order.svg"}},
-          {"step13_pingpong", {"pingpong.svg"}}};
+          {"step13_pingpong", {"pingpong.svg"}},
+          {"step14_dispatch", {"choice.svg"}}};
       CHECK((v.extra_svg != nullptr) == (own.count(s.name) == 1));
       if (own.count(s.name))
         for (char const* f : own.at(s.name)) {
