@@ -25,9 +25,8 @@ template <class Cfg>
 void trace_config(std::ostream& os, tut::Options const& o) {
   static_assert(std::is_same_v<typename Cfg::TiledMma::Atom::MMA_Op, MmaOp<size<1>(typename Cfg::CtaTiler{})>>);
   static_assert(tut::kGroupsOf<Cfg> == Cfg::kGroups, "the printout counts the groups the kernel has");
-  constexpr int SUBTILES = Cfg::kSubtiles;
   auto const s = tut::print_group_sections<Cfg, ElementAB, ElementC, SmemAtomAB, make_layout_A, make_layout_B, make_layout_C>(
-      os, o, kEpiN, kEpiBuffers, kChunkC, kChunk, [](auto&& p) { return by_subtile<SUBTILES>(p); });
+      os, o, kEpiN, kEpiBuffers, kChunkC, kChunk, [](auto&& p) { return by_subtile<Cfg::kSubtiles>(p); });
 
   // ---- What is new: the choice; then, where it picked ping-pong, the turns ---------------------------
   tut::print_section(os, 4, "What is new: the configuration, chosen by the problem's size");
