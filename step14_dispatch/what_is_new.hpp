@@ -40,10 +40,12 @@ inline void print_choice(std::ostream& os, tut::Problem const& p, std::string co
     std::int64_t const tm = (p.m + bm - 1) / bm, tn = (p.n + bn - 1) / bn;
     std::int64_t const work = tut::busiest_cta_work(p.m, p.n, bm, bn, Cfg::kCtas);
     std::string const name = tut::config_name<Cfg>();
+    std::int64_t const per_entry = kTimePerEntry[k_row][i];
+    std::string const busiest = str(work / (bm * bn)) + (work == bm * bn ? " tile, " : " tiles, ") + str(work);
+    std::string const mark = name == printed ? "<- runs" : i == chosen ? "<- choose()'s pick" : "";
     tut::print_row(os, {name, Cfg::kGroups == 2 ? "ping-pong" : "cooperative",
-                        str(tm) + " x " + str(tn) + " = " + str(tm * tn),
-                        str(work / (bm * bn)) + (work == bm * bn ? " tile, " : " tiles, ") + str(work), milli(kTimePerEntry[k_row][i]),
-                        str(work * kTimePerEntry[k_row][i] / 1000), name == printed ? "<- runs" : i == chosen ? "<- choose()'s pick" : ""},
+                        str(tm) + " x " + str(tn) + " = " + str(tm * tn), busiest, milli(per_entry),
+                        str(work * per_entry / 1000), mark},
                    {9, 13, 18, 20, 14, 12, 0});
   };
   row(Default{}, 0);
