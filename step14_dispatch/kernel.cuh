@@ -69,7 +69,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   CUTE_STATIC_ASSERT_V(rank(layout_c) == Int<2>{});         // C is (M,N)
   // One warpgroup's wgmma (64 rows x BLK_N cols x 16 k) must divide the tile.
   CUTE_STATIC_ASSERT_V(size(mma) == Int<Cfg::kMmaThreads>{});                  // a TiledMMA of one group
-  CUTE_STATIC_ASSERT_V(size<0>(cta_tiler) % tile_size<0>(mma) == Int<0>{});  // BLK_M % (64*WARPGROUPS) == 0
+  CUTE_STATIC_ASSERT_V(size<0>(cta_tiler) % tile_size<0>(mma) == Int<0>{});  // BLK_M % (64*CONSUMERS/GROUPS) == 0
   CUTE_STATIC_ASSERT_V(size<1>(cta_tiler) % tile_size<1>(mma) == Int<0>{});  // BLK_N % N of the wgmma == 0
   CUTE_STATIC_ASSERT_V(size<2>(cta_tiler) % tile_size<2>(mma) == Int<0>{});  // BLK_K % 16 == 0
   // A and B are K-major in gmem: TMA boxes of whole 128-byte rows along k.
