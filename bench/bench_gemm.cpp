@@ -846,7 +846,7 @@ int main(int argc, char** argv) {
         continue;
       }
       // The variant the step runs at this size is "<step>/<size>": the default, or the one the step's
-      // choose() picks (step 12); the others "<step>/<variant>/<size>".
+      // choose() picks (step 14); the others "<step>/<variant>/<size>".
       std::size_t const chosen = s.choose ? std::size_t(s.choose(p)) : 0;
       for (std::size_t i = 0; i < s.variants.size(); ++i) {
         std::string const name = s.name + "/" + (i != chosen ? s.variants[i].name + "/" : "") + size_name(p);

@@ -124,7 +124,7 @@ struct Step {
   Problem multiple_of{1, 1, 1};        ///< the sizes the step runs: M, N, K multiples of these
   std::vector<Variant> variants;       ///< [0] is the default; every one is benchmarked and GPU-tested
   /// \brief The variant a run uses when --variant does not say, by problem size: an index into
-  /// variants (step 12 picks its tile so); nullptr: always variants[0].
+  /// variants (step 14 picks its configuration so); nullptr: always variants[0].
   int (*choose)(Problem const& p) = nullptr;
   std::vector<PlantedBug> bugs;        ///< the bugs --bug plants into the default variant
   /// \brief --stress: the launch of the default variant built with the race amplifier (tut/stress.cuh),
