@@ -67,8 +67,8 @@ tut::Step const& step() {
         "in the cooperative schedule the producer refills a stage as soon as the first warpgroup releases it, "
         "and the second's arrival completes the next phase early, so the ring's laps slip",
         tut::Check::watchdog, "--m 2048 --n 2048 --k 4096",
-        "64 k-tiles per tile on a 4-stage ring: the barriers' phases no longer match the laps; on the H200 the GPU "
-        "stopped the kernel with a launch failure (exit 3) every time",
+        "64 k-tiles per tile on a 4-stage ring: the barriers' phases no longer match the laps, and the GPU stops "
+        "the kernel with a launch failure (exit 3; every time on an H200); a hang instead, the watchdog ends",
         launch_of(Bug::empty_count_one)},
        {int(Bug::store_wait_one_short), "store_wait_one_short",
         "tma_store_wait<BUFFERS> instead of <BUFFERS-1>: a group's storer lets one more store run on, so "
