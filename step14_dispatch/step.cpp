@@ -11,11 +11,11 @@
 #include "config.hpp"
 #include "registered_step.hpp"
 #include "step14_dispatch.hpp"
+#include "tut/choice.hpp"
 #include "tut/make_step.hpp"
 #include "tut/printout.hpp"
 #include "tut/printout_groups.hpp"
 #include "tut/printout_sm90.hpp"
-#include "what_is_new.hpp"
 
 namespace step14 {
 
@@ -30,7 +30,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
   // ---- What is new: the choice; then, where it picked ping-pong, the turns ---------------------------
   tut::print_section(os, 4, "What is new: the configuration, chosen by the problem's size");
-  print_choice(os, o.problem, tut::config_name<Cfg>());
+  int const k_row = o.problem.k % 64 == 0 ? 0 : 1;  // kTimePerEntry's row: 0 when K's rows are 128-byte aligned
+  tut::print_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kTimePerEntry[k_row],
+                              "(busiest CTA: its tiles, and their entries of C; time/entry: relative to " +
+                                  tut::config_name<Default>() + "'s, measured, with K " + (k_row ? "not " : "") +
+                                  "a multiple of 64.)");
   tut::print_visits(os, s.traced);
   if constexpr (Cfg::kGroups == 2)
     tut::print_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, int(o.problem.k), &turn_parity);
@@ -44,17 +48,10 @@ std::vector<tut::Variant> variants_of(std::tuple<Cfg...> const&) {
       &trace_config<Cfg>, &choice_picture<Cfg>, Cfg::kSchedule)...};
 }
 
-// The step, with the launch's choice of configuration (config.hpp): the printout, the pictures, the owner
-// test and the benchmark follow it.
-tut::Step with_choice(tut::Step s) {
-  s.choose = &choose;
-  return s;
-}
-
 }  // namespace
 
 tut::Step const& step() {
-  static tut::Step const s = with_choice(tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
+  static tut::Step const s = tut::with_choice(tut::make_step<ElementAB, make_layout_A, make_layout_B, make_layout_C>(
       kRegistration, {300, 600, 512}, {tut::Major::k, tut::Major::k, tut::Order::row}, multiple_of(),
       variants_of(Variants{}),
       {{int(Bug::slice_by_warpgroup), "slice_by_warpgroup",
@@ -81,7 +78,7 @@ tut::Step const& step() {
        {"HGMMA.64x128x16.F32", "the other configurations' wgmma, m64n128k16"},
        {"UTMALDG", "the TMA loads"},
        {"UTMASTG", "the TMA stores of C's subtiles, by each group"}},
-      &stress_launch));
+      &stress_launch), &choose);  // the launch's choice of configuration (config.hpp)
   return s;
 }
 

@@ -137,3 +137,41 @@ TEST_CASE("busiest_cta_work: the persistent schedule's own count of its busiest 
   CHECK(tut::busiest_cta_work(1024, 1024, 128, 256, 132) == 128 * 256);      // 32 tiles: one each
   CHECK(tut::busiest_cta_work(4096, 4096, 128, 256, 132) == 4 * 128 * 256);  // 512 tiles: 4 for some
 }
+
+TEST_CASE("a persistent grid in clusters: a cluster's CTAs take tiles (m,n), (m+1,n), ... on every visit", "[schedule]") {
+  for (int cluster : {2, 4})
+    for (int ctas : {cluster, 3 * cluster, 132})
+      for (tut::TileCoord tiles : kTileShapes) {
+        CAPTURE(cluster, ctas, tiles.m, tiles.n);
+        tut::TileSchedule const s{tut::Visit::persistent, 8, ctas, cluster};
+        REQUIRE(s.valid());
+        int const rows = s.rows_of(tiles.m);
+        REQUIRE((rows % cluster == 0 && rows >= tiles.m && rows - tiles.m < cluster));
+        int const n = s.cta_count(tiles.m, tiles.n);
+        REQUIRE(n % cluster == 0);  // whole clusters
+        std::vector<int> hits(std::size_t(rows) * std::size_t(tiles.n), 0);
+        for (int first = 0; first < n; first += cluster) {
+          int const v = s.visits(first, tiles.m, tiles.n);
+          REQUIRE(v >= 1);
+          for (int r = 0; r < cluster; ++r) {
+            REQUIRE(s.visits(first + r, tiles.m, tiles.n) == v);  // the CTAs of a cluster load k-tiles in step
+            for (int j = 0; j < v; ++j) {
+              tut::TileCoord const lead = s.tile(first, j, tiles.m, tiles.n), t = s.tile(first + r, j, tiles.m, tiles.n);
+              REQUIRE(lead.m % cluster == 0);
+              REQUIRE(t == tut::TileCoord{lead.m + r, lead.n});  // the same B: column n
+              REQUIRE((t.m < rows && t.n < tiles.n));
+              ++hits[std::size_t(t.m) * std::size_t(tiles.n) + std::size_t(t.n)];
+            }
+          }
+        }
+        for (int h : hits) REQUIRE(h == 1);  // every tile, the padded rows' too, once
+        // The busiest CTA, as Step::choose counts it.
+        int most = 0;
+        for (int c = 0; c < n; ++c) most = std::max(most, s.visits(c, tiles.m, tiles.n));
+        REQUIRE(tut::busiest_cta_work(std::int64_t(tiles.m) * 64, std::int64_t(tiles.n) * 32, 64, 32, s) ==
+                std::int64_t(most) * 64 * 32);
+      }
+  CHECK_FALSE((tut::TileSchedule{tut::Visit::persistent, 8, 131, 2}.valid()));  // half a cluster
+  CHECK_FALSE((tut::TileSchedule{tut::Visit::persistent, 3, 132, 2}.valid()));  // a group of 3 rows splits clusters
+  CHECK(tut::TileSchedule{tut::Visit::persistent, 8, 132, 2}.rows_of(3) == 4);
+}

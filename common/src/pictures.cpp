@@ -185,6 +185,7 @@ svg::GridOrder grid_order(TileSchedule const& s, int tiles_m, int tiles_n) {
   for (int cta = 0; cta < ctas; ++cta)
     for (int j = 0; j < s.visits(cta, tiles_m, tiles_n); ++j) {
       TileCoord const t = s.tile(cta, j, tiles_m, tiles_n);
+      if (t.m >= tiles_m) continue;  // a cluster's tile past C's last tile-row (TileSchedule::cluster_m)
       std::size_t const i = std::size_t(t.m) * std::size_t(tiles_n) + std::size_t(t.n);
       g.cta_of_tile[i] = cta;
       g.rank_of_tile[i] = j * ctas + cta;  // CTAs start in order of their numbers, every visit after the last

@@ -25,10 +25,11 @@ void print_schedule(std::ostream& os, TracedTile const& t, int threads) {
 
 void print_visits(std::ostream& os, TracedTile const& traced) {
   TileSchedule const& s = traced.schedule;
-  int const tm = traced.tiles.m, tn = traced.tiles.n, tiles = tm * tn;
+  int const tm = traced.tiles.m, tn = traced.tiles.n, rows = s.rows_of(tm), tiles = rows * tn;
   int const ctas = s.cta_count(tm, tn), cta = traced.visitor.cta, visits = s.visits(cta, tm, tn);
   os << "  Persistent CTAs: the launch starts min(" << s.ctas << ", tiles) = " << ctas << " CTAs for " << tiles
-     << " tiles (" << tm << " x " << tn << "), one per SM,\n  and they stay: CTA c loops over raster tiles c, c+"
+     << " tiles (" << rows << " x " << tn << (rows == tm ? "" : ", the last tile-row past C's: whole clusters")
+     << "), one per SM,\n  and they stay: CTA c loops over raster tiles c, c+"
      << ctas << ", c+" << 2 * ctas << ", ... ";
   int const q = tiles / ctas, r = tiles % ctas;
   auto n_tiles = [](int n) { return str(n) + (n == 1 ? " tile" : " tiles"); };

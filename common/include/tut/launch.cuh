@@ -20,13 +20,6 @@
 
 namespace tut {
 
-/// \brief The tile schedule a configuration declares (`Cfg::kSchedule`), or, where it declares none, a
-/// 2-D grid of one CTA per tile.
-template <class Cfg, class = void>
-inline constexpr TileSchedule kScheduleOf{};
-template <class Cfg>
-inline constexpr TileSchedule kScheduleOf<Cfg, std::void_t<decltype(Cfg::kSchedule)>> = Cfg::kSchedule;
-
 /// \brief Throw UsageError unless K is a multiple of \p chunk halves (16 bytes) and A and B start 16-byte
 /// aligned, as \p unit ("cp.async", "TMA") needs: cp.async copies 16 bytes of a row at a time, and a TMA
 /// descriptor's base address and row pitch are multiples of 16 bytes. The harness and the benchmark only
@@ -71,7 +64,16 @@ void launch_kernel(void (*kernel)(Params), Params const& p, Problem const& probl
   allow_dynamic_smem(reinterpret_cast<void const*>(kernel), Cfg::kSmemBytes);
   TileCoord const tiles = tile_counts(problem.m, problem.n, cute::size<0>(GridTiler{}), cute::size<1>(GridTiler{}));
   GridDims const grid = p.schedule.grid(tiles.m, tiles.n);
-  kernel<<<dim3(grid.x, grid.y), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(p);  // dynamic smem: one Cfg::Smem
+  if constexpr (kScheduleOf<Cfg>.cluster_m == 1) {
+    kernel<<<dim3(grid.x, grid.y), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(p);  // dynamic smem: one Cfg::Smem
+  } else {  // CTAs in clusters of kScheduleOf<Cfg>.cluster_m along x (step 15): a launch attribute, so cudaLaunchKernelEx
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim = {unsigned(kScheduleOf<Cfg>.cluster_m), 1, 1};
+    cudaLaunchConfig_t const config{dim3(grid.x, grid.y), dim3(Cfg::kThreads), std::size_t(Cfg::kSmemBytes), stream,
+                                    &cluster, 1};
+    (void)cudaLaunchKernelEx(&config, kernel, p);  // an error is the launch's, which the caller checks, as after <<<>>>
+  }
 }
 //! [launch_kernel]
 
@@ -125,7 +127,11 @@ void launch_tma(GemmArgs const& args, cudaStream_t stream, MakeA make_a, MakeB m
   Tensor mA = make_tensor(make_gmem_ptr(static_cast<TA const*>(args.A)), la);  // (M,K)
   Tensor mB = make_tensor(make_gmem_ptr(static_cast<TA const*>(args.B)), lb);  // (N,K)
   auto tma_a = make_tma_copy(SM90_TMA_LOAD{}, mA, typename Cfg::SmemLayoutA{}(_,_,0));  // box: (BLK_M,BLK_K)
-  auto tma_b = make_tma_copy(SM90_TMA_LOAD{}, mB, typename Cfg::SmemLayoutB{}(_,_,0));  // box: (BLK_N,BLK_K)
+  // B's box: (BLK_N,BLK_K); in a cluster, each CTA loads its share of the rows for all (multicast).
+  auto tma_b = [&] {
+    if constexpr (kScheduleOf<Cfg>.cluster_m == 1) return make_tma_copy(SM90_TMA_LOAD{}, mB, typename Cfg::SmemLayoutB{}(_,_,0));
+    else return make_tma_copy(SM90_TMA_LOAD_MULTICAST{}, mB, typename Cfg::SmemLayoutB{}(_,_,0), Int<kScheduleOf<Cfg>.cluster_m>{});
+  }();
   bool const aligned = c_rows_aligned(args);
   auto run = [&](auto tma_c) {
     TmaParams<decltype(la), decltype(tma_a), decltype(lb), decltype(tma_b), TC, decltype(lc), decltype(tma_c), STRESS>

@@ -108,4 +108,11 @@ Step make_step(Registration const& r, Problem defaults, Convention convention, P
   return s;
 }
 
+/// \brief \p s, launching the variant \p choose picks for each problem (Step::choose; steps 14 and 15):
+/// the printout, the pictures, the owner test and the benchmark follow it.
+inline Step with_choice(Step s, int (*choose)(Problem const&)) {
+  s.choose = choose;
+  return s;
+}
+
 }  // namespace tut

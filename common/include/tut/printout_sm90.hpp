@@ -17,15 +17,18 @@
 #include "tut/mask.hpp"
 #include "tut/printout.hpp"
 #include "tut/row_copy.hpp"
+#include "tut/tile_schedule.hpp"
 #include "tut/ring_schedule.hpp"
 
 namespace tut {
 
-/// \brief "128x256": the name of a configuration (--variant), its CTA tile.
+/// \brief "128x256": the name of a configuration (--variant), its CTA tile; "2x128x256" where its CTAs
+/// work in clusters of two along M (step 15).
 template <class Cfg>
 std::string config_name() {
   typename Cfg::CtaTiler t;
-  return str(cute::size<0>(t)) + "x" + str(cute::size<1>(t));
+  int const cluster = kScheduleOf<Cfg>.cluster_m;
+  return (cluster > 1 ? str(cluster) + "x" : "") + str(cute::size<0>(t)) + "x" + str(cute::size<1>(t));
 }
 
 /// \brief One row of a table: each cell padded to its width (at least one space after it), the last as it is.

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include <cute/config.hpp>
 
@@ -67,13 +68,24 @@ struct TileSchedule {
   Visit kind = Visit::grid_2d;   ///< which of the three
   int group_m = 1;               ///< raster_1d, persistent: tile-rows per group of the raster order (>= 1)
   int ctas = 1;                  ///< persistent: resident CTAs (>= 1; fewer run when there are fewer tiles)
+  /// \brief persistent: CTAs per cluster, along M (step 15). The CTAs of a cluster, numbered together,
+  /// take tiles numbered together, which the raster order puts in one column: tiles (m, n), (m+1, n), ...
+  /// For that the tile-rows are counted up to a multiple of cluster_m (tiles_of), and the rows past the
+  /// last are tiles outside C, which a CTA computes but does not store.
+  int cluster_m = 1;
 
   /// \brief group_m >= 1, and ctas >= 1 for a persistent schedule: what the functions below assume.
-  constexpr bool valid() const { return group_m >= 1 && (kind != Visit::persistent || ctas >= 1); }
+  /// Clusters: whole ones, and the raster's groups of tile-rows whole clusters.
+  constexpr bool valid() const {
+    return group_m >= 1 && (kind != Visit::persistent || ctas >= 1) && cluster_m >= 1 && ctas % cluster_m == 0 &&
+           group_m % cluster_m == 0;
+  }
+  /// \brief The tile-rows the schedule hands out: \p tiles_m, counted up to whole clusters.
+  CUTE_HOST_DEVICE constexpr int rows_of(int tiles_m) const { return (tiles_m + cluster_m - 1) / cluster_m * cluster_m; }
 
   /// \brief The grid the launch starts for \p tiles_m × \p tiles_n tiles.
   CUTE_HOST_DEVICE constexpr GridDims grid(int tiles_m, int tiles_n) const {
-    int const tiles = tiles_m * tiles_n;
+    int const tiles = rows_of(tiles_m) * tiles_n;
     switch (kind) {
       case Visit::grid_2d: return {tiles_m, tiles_n};
       case Visit::raster_1d: return {tiles, 1};
@@ -89,17 +101,24 @@ struct TileSchedule {
   CUTE_HOST_DEVICE constexpr int visits(int cta, int tiles_m, int tiles_n) const {
     int const n = cta_count(tiles_m, tiles_n);
     if (cta < 0 || cta >= n) return 0;
-    return kind == Visit::persistent ? (tiles_m * tiles_n - cta + n - 1) / n : 1;
+    return kind == Visit::persistent ? (rows_of(tiles_m) * tiles_n - cta + n - 1) / n : 1;
   }
   /// \brief The tile CTA \p cta computes on its visit \p j (0 for all but a persistent CTA).
   CUTE_HOST_DEVICE constexpr TileCoord tile(int cta, int j, int tiles_m, int tiles_n) const {
     switch (kind) {
       case Visit::grid_2d: return {cta % tiles_m, cta / tiles_m};
       case Visit::raster_1d: return raster_tile(cta, tiles_m, tiles_n, group_m);
-      default: return raster_tile(cta + j * cta_count(tiles_m, tiles_n), tiles_m, tiles_n, group_m);
+      default: return raster_tile(cta + j * cta_count(tiles_m, tiles_n), rows_of(tiles_m), tiles_n, group_m);
     }
   }
 };
+
+/// \brief The tile schedule a configuration declares (`Cfg::kSchedule`), or, where it declares none, a
+/// 2-D grid of one CTA per tile.
+template <class Cfg, class = void>
+inline constexpr TileSchedule kScheduleOf{};
+template <class Cfg>
+inline constexpr TileSchedule kScheduleOf<Cfg, std::void_t<decltype(Cfg::kSchedule)>> = Cfg::kSchedule;
 
 /// \brief Which CTA computes a tile, and on which of its visits.
 struct TileVisitor {
@@ -121,6 +140,12 @@ std::string cta_label(TileSchedule const& s, int cta, int tiles_m);
 constexpr std::int64_t busiest_cta_work(std::int64_t M, std::int64_t N, int blk_m, int blk_n, int ctas) {
   std::int64_t const tiles = ((M + blk_m - 1) / blk_m) * ((N + blk_n - 1) / blk_n);
   return (tiles + ctas - 1) / ctas * blk_m * blk_n;
+}
+
+/// \brief The same, for the tiles schedule \p s hands out (clusters' rows included) among its CTAs.
+constexpr std::int64_t busiest_cta_work(std::int64_t M, std::int64_t N, int blk_m, int blk_n, TileSchedule const& s) {
+  std::int64_t const rows = s.rows_of(int((M + blk_m - 1) / blk_m));
+  return busiest_cta_work(rows * blk_m, N, blk_m, blk_n, s.ctas);
 }
 
 }  // namespace tut
