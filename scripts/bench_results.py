@@ -42,9 +42,11 @@ class Results:
 
 
 def parse_name(name):
-    """Split "kernel[/variant]/MxNxK/manual_time" into (kernel, variant or None, size)."""
+    """Split "kernel[/variant]/MxNxK/manual_time" into (kernel, variant or None, size). The size is the last
+    part that reads MxNxK: a variant's name may read so too (step 15's "2x128x256")."""
     parts = name.split("/")
-    for i, part in enumerate(parts[1:], start=1):
+    for i in range(len(parts) - 1, 0, -1):
+        part = parts[i]
         if SIZE_RE.fullmatch(part):
             return parts[0], "/".join(parts[1:i]) or None, part
     raise BadInput(f"benchmark name {name!r} has no MxNxK size")

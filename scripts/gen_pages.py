@@ -283,7 +283,7 @@ def load_entries():
         if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
             continue
         parts = entry["name"].split("/")
-        at = next(i for i, p in enumerate(parts) if SIZE_RE.fullmatch(p))
+        at = max(i for i, p in enumerate(parts) if SIZE_RE.fullmatch(p))  # the last: a variant may read MxNxK
         entries[(parts[0], "/".join(parts[1:at]), parts[at])] = entry
     return entries
 

@@ -35,6 +35,7 @@ TERMS = {
     "epilogue": (r"\b[Ee]pilogues?\b", "epilogue"),
     "persistent": (r"\b[Pp]ersistent\b", "persistent"),
     "ping-pong": (r"\b[Pp]ing-pong\b", "ping-pong"),
+    "cluster": (r"\b[Cc]lusters?\b", "cluster"),
 }
 
 LINK_RE = re.compile(r"\[([^\]\n]*)\]\(([^)\s]*)\)")

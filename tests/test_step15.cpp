@@ -1,0 +1,175 @@
+// Host tests of step 15: step 14's kernel in clusters of two CTAs, and the launch's choice, now of the
+// cluster too. Each configuration's ring, accumulators, partitions and epilogue subtiles are checked as
+// step 14 checks them (gemm_checks.hpp). What is new: the clusters' schedule (each cluster's CTAs on tiles
+// of one column of C, tut/tile_schedule.hpp's test checks it on many shapes) and the printout of the
+// cluster; and choose(), checked against the schedule itself (the busiest CTA's visits, counted CTA by CTA,
+// padded rows included) and against an exhaustive argmin, at random shapes.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include <cute/tensor.hpp>
+
+#include "catch.hpp"
+#include "config.hpp"
+#include "gemm_checks.hpp"
+#include "step15_cluster.hpp"
+#include "tut/format.hpp"
+#include "tut/host_smem.hpp"
+
+using namespace cute;
+using step15::Default;
+using step15::Pingpong;
+using step15::Small;
+using step15::Wide;
+using tut::plain;
+
+namespace {
+
+std::string trace_of(tut::Problem p, std::string variant = "") {
+  tut::Options o;
+  o.problem = p;
+  o.variant = variant;
+  std::ostringstream os;
+  tut::variant_for(step15::step(), o).trace(os, o);
+  return os.str();
+}
+
+bool has(std::string const& out, std::string const& text) { return out.find(text) != std::string::npos; }
+
+// The busiest CTA's tiles under Cfg's persistent schedule, counted CTA by CTA.
+template <class Cfg>
+int busiest_visits(tut::Problem const& p) {
+  typename Cfg::CtaTiler t;
+  int const tm = int((p.m + size<0>(t) - 1) / size<0>(t)), tn = int((p.n + size<1>(t) - 1) / size<1>(t));
+  int most = 0;
+  for (int c = 0; c < Cfg::kCtas; ++c) most = std::max(most, Cfg::kSchedule.visits(c, tm, tn));  // padded rows too
+  return most;
+}
+
+template <class Cfg>
+void check_configuration() {
+  gemm_checks::check_sw128_ring<Cfg>();
+  gemm_checks::check_wgmma_accumulators<Cfg>();
+  gemm_checks::check_warpgroup_partitions<Cfg>();
+  gemm_checks::check_epilogue_subtiles<Cfg, step15::kEpiN, step15::kEpiBuffers * Cfg::kGroups>(
+      [](auto, auto&& t) { return step15::by_subtile<Cfg::kSubtiles>(t); });
+  CHECK(int(size(typename Cfg::TiledMma{})) == 256 / Cfg::kGroups);  // a group: both warpgroups, or one
+  CHECK(Cfg::kThreads == 384);
+  CHECK(Cfg::kSmemBytes <= 227 * 1024);
+}
+
+}  // namespace
+
+TEST_CASE("each configuration: the ring, the accumulators, the partitions, the epilogue's subtiles", "[step15]") {
+  check_configuration<Default>();
+  check_configuration<Wide>();
+  check_configuration<Pingpong>();
+  check_configuration<Small>();
+  CHECK(plain(typename Default::TiledMma::AtomShape_MNK{}) == "(64,256,16)");
+  CHECK(plain(typename Pingpong::TiledMma::AtomShape_MNK{}) == "(64,128,16)");
+  CHECK(Default::kGroups == 1);
+  CHECK(Wide::kGroups == 1);
+  CHECK(Pingpong::kGroups == 2);
+  CHECK(Small::kGroups == 2);
+  // The cluster: Default's CTAs in pairs along M, declared by its schedule (which the launch reads).
+  CHECK(Default::kClusterM == 2);
+  CHECK(Default::kSchedule.cluster_m == 2);
+  CHECK(tut::kScheduleOf<Default>.cluster_m == 2);
+  CHECK(Wide::kSchedule.cluster_m == 1);
+  CHECK(Default::kSchedule.valid());
+  CHECK(Default::kCtas % Default::kClusterM == 0);
+}
+
+TEST_CASE("smem: each configuration's ring, its groups' C buffers and the barriers, within 227 KB", "[step15]") {
+  CHECK(Default::kSmemBytes == 214016);
+  CHECK(Wide::kSmemBytes == 214016);  // the cluster costs no smem: the other CTA writes into the same ring
+  CHECK(Pingpong::kSmemBytes == 230400);
+  CHECK(Small::kSmemBytes == 214016);
+  tut::HostSmem<Default> smem;
+  Tensor sC = smem.sC();
+  CHECK(plain(shape(sC)) == "((8,16),(16,1),(1,2))");  // two buffers: one group
+  tut::HostSmem<Pingpong> pp;
+  CHECK(plain(shape(pp.sC())) == "((8,16),(16,1),(1,4))");  // two per group
+}
+
+TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() takes the least time", "[step15]") {
+  std::mt19937 gen(std::random_device{}());
+  std::uniform_int_distribution<int> size(1, 9000);
+  for (int trial = 0; trial < 300; ++trial) {
+    tut::Problem const p{size(gen), size(gen), 8 * (size(gen) % 1024 + 1)};
+    std::int64_t const work[] = {busiest_visits<Default>(p) * 128 * 256, busiest_visits<Wide>(p) * 128 * 256,
+                                 busiest_visits<Pingpong>(p) * 128 * 128, busiest_visits<Small>(p) * 64 * 128};
+    CHECK(work[0] == tut::busiest_cta_work(p.m, p.n, 128, 256, Default::kSchedule));  // rows padded to pairs
+    CHECK(work[1] == tut::busiest_cta_work(p.m, p.n, 128, 256, 132));
+    CHECK(work[2] == tut::busiest_cta_work(p.m, p.n, 128, 128, 132));
+    CHECK(work[3] == tut::busiest_cta_work(p.m, p.n, 64, 128, 132));
+    CHECK(work[0] >= work[1]);
+    int const c = step15::choose(p);
+    REQUIRE(c >= 0);
+    REQUIRE(c < 4);
+    // K's rows: whole 128-byte lines, whole 32-byte sectors, or neither.
+    int const row = p.k % 64 == 0 ? 0 : p.k % 16 == 0 ? 1 : 2;
+    REQUIRE(step15::rate_row(p.k) == row);
+    std::int64_t const* t = step15::kTimePerEntry[row];
+    for (int i = 0; i < 4; ++i) {
+      INFO("M " << p.m << " N " << p.n << " K " << p.k << ": config " << c << " against " << i);
+      CHECK(work[c] * t[c] <= work[i] * t[i]);
+      if (i < c) CHECK(work[c] * t[c] < work[i] * t[i]);  // ties: the first
+    }
+  }
+  // Where K's rows straddle sectors, large problems run in clusters; where they do not, without.
+  CHECK(step15::choose({7000, 7000, 7000}) == 0);
+  CHECK(step15::choose({5000, 3000, 2040}) == 0);
+  CHECK(step15::choose({4096, 4096, 4096}) == 1);
+  CHECK(step15::choose({4000, 4000, 4000}) == 1);  // K's rows whole sectors: no cluster
+  CHECK(step15::choose({1024, 1024, 1024}) == 3);
+}
+
+TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.0 only", "[step15]") {
+  tut::Step const& s = step15::step();
+  CHECK(s.in_type == tut::DType::f16);
+  CHECK(s.min_cc == 90);
+  CHECK(s.max_cc == 90);
+  CHECK(s.multiple_of.k == 8);
+  REQUIRE(s.variants.size() == 4);
+  CHECK(s.variants[0].name == "2x128x256");
+  CHECK(s.variants[1].name == "128x256");
+  CHECK(s.variants[2].name == "128x128");
+  CHECK(s.variants[3].name == "64x128");
+  CHECK(s.variants[0].threads == 256);  // cooperative: the TiledMMA numbers both warpgroups
+  CHECK(s.variants[2].threads == 128);  // ping-pong: one warpgroup
+  CHECK(s.variants[0].schedule.cluster_m == 2);
+  REQUIRE(s.choose);
+  for (tut::Problem p : {tut::Problem{300, 600, 512}, tut::Problem{4096, 4096, 4096}, tut::Problem{1024, 1024, 64}})
+    CHECK(s.choose(p) == step15::choose(p));
+  CHECK(tut::unsupported(s, {1000, 999, 776}).empty());
+}
+
+TEST_CASE("the printout: the cluster, its CTAs' tiles and shares of B, and the choice", "[step15]") {
+  std::string const out = trace_of({4096, 4096, 4104});  // K not a multiple of 16: the clusters run
+  CHECK(has(out, "What is new: clusters of two CTAs, which share each k-tile of B"));
+  CHECK(has(out, "CTA 0      rank 0, tiles (0,0), (12,0), (16,1), (28,1)"));
+  CHECK(has(out, "CTA 1      rank 1, tiles (1,0), (13,0), (17,1), (29,1)"));
+  CHECK(has(out, "B rank 1   rows 128..255 of each 256 x 64 k-tile, 16384 bytes"));
+  CHECK(has(out, "empty[s]   4 arrivals: 2 per CTA x 2"));
+  CHECK(has(out, "65536 bytes per k-tile of the cluster, not 98304"));
+  CHECK(has(out, "2x128x256  cooperative  32 x 16 = 512     4 tiles, 131072     0.885"));
+  CHECK(has(out, "<- runs"));
+  // Three tile-rows: the clusters' schedule counts four, the fourth past C.
+  std::string const odd = trace_of({384, 512, 8}, "2x128x256");
+  CHECK(has(odd, "rows_of(3) = 4"));
+  CHECK(has(odd, "CTA 1      rank 1, tiles (1,0)"));
+  CHECK(has(odd, "8 tiles (4 x 2, the last tile-row past C's: whole clusters)"));
+  std::string const plain_k = trace_of({4096, 4096, 4096});  // K a multiple of 16: step 14's 128x256 runs
+  CHECK(has(plain_k, "128x256 runs without clusters"));
+  CHECK(has(plain_k, "<- choose()'s pick") == false);
+  std::string const forced = trace_of({4096, 4096, 4096}, "2x128x256");
+  CHECK(has(forced, "<- choose()'s pick"));
+  CHECK_FALSE(has(forced, "Each consumer warpgroup computes whole tiles of its own"));  // cooperative: no turns
+}
