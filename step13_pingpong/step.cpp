@@ -30,9 +30,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
   // ---- What is new -----------------------------------------------------------------------------------
   tut::print_section(os, 4, "What is new: two consumer warpgroups, each on tiles of its own, in turn");
-  tut::print_visits(os, s.traced);
-  tut::print_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, K, &turn_parity);
-  tut::print_k_edge(os, K, size<2>(typename Cfg::CtaTiler{}));
+  tut::print_visits_and_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, K, &turn_parity);
 }
 
 template <class... Cfg>

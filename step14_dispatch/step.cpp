@@ -35,10 +35,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
                               "(busiest CTA: its tiles, and their entries of C; time/entry: relative to " +
                                   tut::config_name<Default>() + "'s, measured, with K " + (k_row ? "not " : "") +
                                   "a multiple of 64.)");
-  tut::print_visits(os, s.traced);
-  if constexpr (Cfg::kGroups == 2)
-    tut::print_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, int(o.problem.k), &turn_parity);
-  tut::print_k_edge(os, int(o.problem.k), size<2>(typename Cfg::CtaTiler{}));
+  tut::print_visits_and_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, int(o.problem.k), &turn_parity);
 }
 
 template <class... Cfg>

@@ -295,8 +295,8 @@ using Variants = std::tuple<Default, Wide, Pingpong, Small>;
 /// \brief The time each configuration of Variants takes per entry of C, relative to Wide's, in 1/1000,
 /// measured on an H200 (docs/step15_cluster.md), by how K's rows lie in L2. Row 0: K a multiple of 64, the
 /// rows are whole 128-byte lines. Row 1: K a multiple of 16, whole 32-byte sectors but not lines; a box
-/// row spans two lines, and the smaller tiles slow down most (step 14's second row). Row 2: neither; each
-/// 128-byte box row touches five sectors instead of four, the loads are bound by L2, and the cluster,
+/// row spans two lines, and the smaller tiles slow down most (step 14's second row). Row 2: neither; every
+/// other 128-byte box row touches five sectors instead of four, the loads are bound by L2, and the cluster,
 /// which loads B's k-tiles once for two CTAs, is faster. Elsewhere it saves nothing and costs its start.
 inline constexpr std::int64_t kTimePerEntry[3][4] = {
     {1010, 1000, 1025, 1120}, {1010, 1000, 1250, 1800}, {885, 1000, 1275, 1800}};

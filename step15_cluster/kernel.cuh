@@ -135,7 +135,7 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   auto cta_tma_a = tma_a.get_slice(Int<0>{});
   Tensor tAgA = cta_tma_a.partition_S(gA);                  // (TMA,TMA_M,TMA_K,m,k)
   Tensor tAsA = cta_tma_a.partition_D(sA);                  // (TMA,TMA_M,TMA_K,STAGES)
-  // B's, in a cluster: each CTA's slice is its share of the box's rows, which its copy writes into every
+  // B's, in a cluster: each CTA's slice is its share of the k-tile's rows, which its copy writes into every
   // CTA of the cluster (the descriptor's box is that share; the partition is the whole k-tile).
   constexpr int CLUSTER = Cfg::kClusterM;
   int const cluster_rank = int(cute::block_rank_in_cluster());  // 0 .. CLUSTER-1

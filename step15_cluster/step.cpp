@@ -61,7 +61,8 @@ void print_cluster(std::ostream& os, tut::TracedTile const& traced) {
              "of B, " + str(half_bytes * (C - 1)) + " from the other CTA" + (C > 2 ? "s" : ""));
   print_item(os, "empty[s]", str(Cfg::kConsumers / Cfg::kGroups * C) + " arrivals: " + str(Cfg::kConsumers / Cfg::kGroups) +
              " per CTA x " + str(C), "thread c of each reading warpgroup arrives on CTA c's");
-  print_item(os, "tail", "the producer waits on empty[s] " + str(S) + " more times", "the other CTA's last arrivals, before exit");
+  print_item(os, "tail", "the producer waits once more on each of the " + str(S) + " empty[s]",
+             "the other CTA's last arrivals, before exit");
   int const alone = C * Cfg::kStageBytes, shared = C * Cfg::kStageBytesA + Cfg::kStageBytesB;
   int const permille = (shared * 2000 / alone + 1) / 2;  // rounded
   print_item(os, "L2 reads", str(shared) + " bytes per k-tile of the cluster, not " + str(alone),
@@ -84,10 +85,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   tut::print_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kTimePerEntry[row],
                               "(busiest CTA: its tiles, and their entries of C; time/entry: relative to " +
                                   tut::config_name<Wide>() + "'s, measured, with K " + rows[row] + ".)");
-  tut::print_visits(os, s.traced);
-  if constexpr (Cfg::kGroups == 2)
-    tut::print_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, int(o.problem.k), &turn_parity);
-  tut::print_k_edge(os, int(o.problem.k), size<2>(typename Cfg::CtaTiler{}));
+  tut::print_visits_and_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, int(o.problem.k), &turn_parity);
 }
 
 template <class... Cfg>

@@ -5,6 +5,7 @@
 /// the step's own test file calls them inside its TEST_CASEs, so a failure names the step.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -20,6 +21,7 @@
 #include "tut/format.hpp"
 #include "tut/host_smem.hpp"
 #include "tut/mask.hpp"
+#include "tut/problem.hpp"
 
 namespace gemm_checks {
 
@@ -318,6 +320,31 @@ void check_epilogue_masks(CLayout const& lc) {
       }
     }
   for (int n : stored) REQUIRE(n == 1);
+}
+
+/// The busiest CTA's tiles under Cfg's persistent schedule, counted CTA by CTA (a cluster's padded
+/// tile-rows too): what Step::choose weighs (steps 14, 15).
+template <class Cfg>
+int busiest_visits(tut::Problem const& p) {
+  typename Cfg::CtaTiler t;
+  int const tm = int((p.m + size<0>(t) - 1) / size<0>(t)), tn = int((p.n + size<1>(t) - 1) / size<1>(t));
+  int most = 0;
+  for (int c = 0; c < Cfg::kCtas; ++c) most = std::max(most, Cfg::kSchedule.visits(c, tm, tn));
+  return most;
+}
+
+/// One configuration of a kernel whose consumers work in groups (steps 14, 15): its ring, accumulators,
+/// partitions and epilogue subtiles (EPI_N columns, EPI_BUFFERS per group, \p by_subtile the step's view),
+/// and its threads and smem.
+template <class Cfg, int EPI_N, int EPI_BUFFERS, class BySubtile>
+void check_group_configuration(BySubtile by_subtile) {
+  check_sw128_ring<Cfg>();
+  check_wgmma_accumulators<Cfg>();
+  check_warpgroup_partitions<Cfg>();
+  check_epilogue_subtiles<Cfg, EPI_N, EPI_BUFFERS * Cfg::kGroups>(by_subtile);
+  CHECK(int(size(typename Cfg::TiledMma{})) == 256 / Cfg::kGroups);  // a group: both warpgroups, or one
+  CHECK(Cfg::kThreads == 384);
+  CHECK(Cfg::kSmemBytes <= 227 * 1024);
 }
 
 }  // namespace gemm_checks

@@ -27,6 +27,7 @@ using step15::Default;
 using step15::Pingpong;
 using step15::Small;
 using step15::Wide;
+using gemm_checks::busiest_visits;
 using tut::plain;
 
 namespace {
@@ -42,26 +43,10 @@ std::string trace_of(tut::Problem p, std::string variant = "") {
 
 bool has(std::string const& out, std::string const& text) { return out.find(text) != std::string::npos; }
 
-// The busiest CTA's tiles under Cfg's persistent schedule, counted CTA by CTA.
-template <class Cfg>
-int busiest_visits(tut::Problem const& p) {
-  typename Cfg::CtaTiler t;
-  int const tm = int((p.m + size<0>(t) - 1) / size<0>(t)), tn = int((p.n + size<1>(t) - 1) / size<1>(t));
-  int most = 0;
-  for (int c = 0; c < Cfg::kCtas; ++c) most = std::max(most, Cfg::kSchedule.visits(c, tm, tn));  // padded rows too
-  return most;
-}
-
 template <class Cfg>
 void check_configuration() {
-  gemm_checks::check_sw128_ring<Cfg>();
-  gemm_checks::check_wgmma_accumulators<Cfg>();
-  gemm_checks::check_warpgroup_partitions<Cfg>();
-  gemm_checks::check_epilogue_subtiles<Cfg, step15::kEpiN, step15::kEpiBuffers * Cfg::kGroups>(
+  gemm_checks::check_group_configuration<Cfg, step15::kEpiN, step15::kEpiBuffers>(
       [](auto, auto&& t) { return step15::by_subtile<Cfg::kSubtiles>(t); });
-  CHECK(int(size(typename Cfg::TiledMma{})) == 256 / Cfg::kGroups);  // a group: both warpgroups, or one
-  CHECK(Cfg::kThreads == 384);
-  CHECK(Cfg::kSmemBytes <= 227 * 1024);
 }
 
 }  // namespace

@@ -120,4 +120,13 @@ void print_turns(std::ostream& os, TracedTile const& traced, int K, std::uint32_
      << (visits == 1 ? ": warpgroup 1 has no tile" : "") << ".)\n\n";
 }
 
+/// \brief The end of section 4 in steps 13 to 15: the traced CTA's visits, the turns where \p Cfg is
+/// ping-pong (print_turns, with the step's \p Ring and \p turn_parity), and the last k-tile's edge.
+template <class Cfg, class Ring>
+void print_visits_and_turns(std::ostream& os, TracedTile const& traced, int K, std::uint32_t (*turn_parity)(int)) {
+  print_visits(os, traced);
+  if constexpr (kGroupsOf<Cfg> == 2) print_turns<Cfg, Ring>(os, traced, K, turn_parity);
+  print_k_edge(os, K, cute::size<2>(typename Cfg::CtaTiler{}));
+}
+
 }  // namespace tut
