@@ -24,8 +24,8 @@ namespace tut {
 std::string thousandths(std::int64_t v);
 
 /// \brief The table of section 4: for each configuration of \p Variants (a std::tuple of Configs), its
-/// schedule, its tiles for problem \p p, its busiest CTA's tiles and entries of C (under its own
-/// schedule, clusters' rows included), \p per_entry[i] (its time per entry) and their product. Marked:
+/// schedule, its tiles for problem \p p and its busiest CTA's tiles and entries of C (under its own
+/// schedule: in clusters, the tile-rows counted up to whole clusters), \p per_entry[i] (its time per entry) and their product. Marked:
 /// the one that runs (\p printed, by name: --variant, --bug and --stress run another) and \p chosen,
 /// choose()'s pick. \p note ends the table: what the times are relative to, and which row of them.
 template <class Variants>
@@ -37,7 +37,7 @@ void print_choice(std::ostream& os, Problem const& p, std::string const& printed
     using Cfg = decltype(cfg);
     typename Cfg::CtaTiler t;
     int const bm = cute::size<0>(t), bn = cute::size<1>(t);
-    std::int64_t const tm = (p.m + bm - 1) / bm, tn = (p.n + bn - 1) / bn;
+    std::int64_t const tm = Cfg::kSchedule.rows_of(int((p.m + bm - 1) / bm)), tn = (p.n + bn - 1) / bn;  // clusters: whole
     std::int64_t const work = busiest_cta_work(p.m, p.n, bm, bn, Cfg::kSchedule);
     std::string const name = config_name<Cfg>();
     std::string const busiest = str(work / (bm * bn)) + (work == bm * bn ? " tile, " : " tiles, ") + str(work);

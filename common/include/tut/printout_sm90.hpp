@@ -17,8 +17,8 @@
 #include "tut/mask.hpp"
 #include "tut/printout.hpp"
 #include "tut/row_copy.hpp"
-#include "tut/tile_schedule.hpp"
 #include "tut/ring_schedule.hpp"
+#include "tut/tile_schedule.hpp"
 
 namespace tut {
 

@@ -70,7 +70,7 @@ struct TileSchedule {
   int ctas = 1;                  ///< persistent: resident CTAs (>= 1; fewer run when there are fewer tiles)
   /// \brief persistent: CTAs per cluster, along M (step 15). The CTAs of a cluster, numbered together,
   /// take tiles numbered together, which the raster order puts in one column: tiles (m, n), (m+1, n), ...
-  /// For that the tile-rows are counted up to a multiple of cluster_m (tiles_of), and the rows past the
+  /// For that the tile-rows are counted up to a multiple of cluster_m (rows_of), and the rows past the
   /// last are tiles outside C, which a CTA computes but does not store.
   int cluster_m = 1;
 
