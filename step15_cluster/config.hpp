@@ -56,12 +56,11 @@ using MmaOp = decltype(SM90::GMMA::ss_op_selector<ElementAB, ElementAB, ElementC
                                                   GMMA::Major::K, GMMA::Major::K>());
 /// \brief gmem -> smem: the TMA unit's tiled load, `cp.async.bulk.tensor.2d.shared::cluster.global`. One
 /// thread issues it for a whole box; the unit computes the addresses, fills what lies outside the
-/// tensor with zeros, and counts the bytes it delivers on an mbarrier. A's.
+/// tensor with zeros, and counts the bytes it delivers on an mbarrier. In a cluster, B's is
+/// SM90_TMA_LOAD_MULTICAST (`.multicast::cluster`): each CTA loads its share of the k-tile's rows, and the
+/// unit writes them into every CTA named in a 16-bit mask, at the same smem offset, completing the bytes
+/// on each one's mbarrier at the same offset (tut/launch.cuh makes the descriptor).
 using CopyOpG2S = SM90_TMA_LOAD;
-/// \brief B's, in a cluster: the same load with `.multicast::cluster`. Each CTA of the cluster loads its
-/// share of the box's rows, and the unit writes them into every CTA named in a 16-bit mask, at the same
-/// smem offset, completing the bytes on each one's mbarrier at the same offset.
-using CopyOpG2SMulticast = SM90_TMA_LOAD_MULTICAST;
 /// \brief smem -> gmem in the epilogue: the TMA unit's tiled store, `cp.async.bulk.tensor.2d.global.shared::cta`.
 /// One consumer thread issues it for a whole subtile of C; the unit reads the swizzled smem, and writes
 /// only what lies inside C (no masks).
