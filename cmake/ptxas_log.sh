@@ -1,7 +1,7 @@
 #!/bin/sh
 # cmake/ptxas_log.sh <log> <compile command...>: the compiler launcher of each step's launch.cu
 # (cmake/TutorialStep.cmake). Runs the command, shows what it printed as usual, and keeps that in <log>,
-# where the step's SASS test looks for ptxas's warnings (C7510: wgmma serialized).
+# where the step's SASS test looks for ptxas's warnings (C7510 to C7515: wgmma serialized).
 log="$1"
 shift
 mkdir -p "$(dirname "$log")"
