@@ -28,6 +28,9 @@
 //                  for the kind, ratio_CUTLASS where no CUTLASS kernel runs; all of them for a kernel
 //                  below half the best baseline's TFLOP/s (kRoundsFrom)
 //   ratio_best_min, ratio_best_max  the lowest and highest ratio_best of a round
+//   ratio_fastest  over one baseline, the fastest: the one with the lowest median time over the rounds;
+//                  the median over the rounds (ratio_best takes each round's fastest, the luckiest of three
+//                  or four)
 //   rounds         how many rounds (--rounds=N, default 7)
 //   sustain_ratio, sustain_ratio_min, sustain_ratio_max
 //                  with --sustain=S, the steady state (sustained): the kernel and the fastest baseline of
@@ -43,7 +46,8 @@
 // 1000x999x776 (for the steps whose K must be a multiple of 8). A step runs the sizes it supports. Run
 // with --benchmark_filter=... to pick; --sizes=MxNxK,... replaces the default sizes. --bug=STEP:NAME times
 // only that step's default variant with a planted bug (the step's --list-bugs); --sustain=S adds the steady
-// state (sustain_ratio above). Every wait for the GPU
+// state (sustain_ratio above); --control adds control_cuBLASLt_<kind>/<size>, the tuned cuBLASLt in the
+// rounds as if it were a kernel, against the baselines, itself among them. Every wait for the GPU
 // goes through the watchdog (tut/watchdog.hpp): a kernel that never finishes ends the run with one line
 // and exit 3; --timeout=S sets its limit per launch.
 #include <algorithm>
@@ -101,6 +105,7 @@ bool g_mismatch = false;                          // a kernel differed from cuBL
 double g_timeout_s = 0;                           // --timeout=S: the watchdog's limit per launch (0: derived)
 int g_rounds = kDefaultRounds;                    // --rounds=N
 double g_sustain_s = 0;                           // --sustain=S: seconds per segment of the steady state (0: off)
+bool g_control = false;                           // --control: time the tuned cuBLASLt as a kernel too (bench_control)
 std::deque<tut::Variant> g_bug_variants;          // --bug: the default variants with the bug (stable addresses)
 std::map<std::string, double> g_cublas_tflops;    // baseline key -> cuBLAS TFLOP/s in this run
 std::map<std::string, double> g_cublaslt_tflops;  // baseline key -> the tuned cuBLASLt's TFLOP/s in this run
@@ -466,6 +471,7 @@ double median(std::vector<double> v) {
 struct Rounds {
   std::vector<double> blas, lt, cutlass, best;
   std::string fastest;  // the baseline with the lowest median time over the rounds (--sustain runs against it)
+  std::vector<double> vs_fastest;  // over that one baseline, in every round
 };
 
 // One entry of a round: a baseline, or the kernel.
@@ -523,11 +529,14 @@ Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launc
     out.best.push_back(std::min({ms[kBlas], ms[kLt], ms[kCutlass]}) / k);
   }
   double fastest = INFINITY;  // the baseline with the lowest median time over the rounds
+  std::size_t f = 0;
   for (std::size_t e = 0; e + 1 < n; ++e)
     if (double const m = median(times[e]); m < fastest) {
       fastest = m;
-      out.fastest = entries[e].name;
+      f = e;
     }
+  out.fastest = entries[f].name;
+  for (int r = 0; r < g_rounds; ++r) out.vs_fastest.push_back(times[f][std::size_t(r)] / times[n - 1][std::size_t(r)]);
   return out;
 }
 
@@ -574,6 +583,7 @@ struct SummaryRow {
   double blas, lt, cutlass, best;  // the medians of the rounds (lt, cutlass: NaN without that baseline)
   double best_min, best_max;
   std::string fastest;                        // the fastest baseline of the rounds
+  double vs_fastest;                          // the median ratio to it, round by round
   double sustain, sustain_min, sustain_max;   // --sustain: the median ratio to it, and the spread (NaN: off)
 };
 std::vector<SummaryRow> g_summary;  // in the order the kernels first ran
@@ -582,6 +592,59 @@ std::map<std::string, std::pair<std::string, std::vector<double>>> g_sustained;
 
 double tflops_of(std::map<std::string, double> const& baseline, std::string const& key);
 double cutlass_tflops(std::string const& key);
+
+// The rounds of a kernel that time_loop timed as \p t (and --sustain's steady state), into \p state's
+// counters and a row of the summary.
+void rounds_of(benchmark::State& state, Operands& o, std::string const& what, std::function<void()> const& kernel,
+               Timed const& t) {
+  auto const or_0 = [](double x) { return std::isnan(x) ? 0.0 : x; };  // NaN: that baseline did not run
+  double const baseline = std::max({or_0(tflops_of(g_cublas_tflops, baseline_key(o))),
+                                    or_0(tflops_of(g_cublaslt_tflops, baseline_key(o))),
+                                    or_0(cutlass_tflops(baseline_key(o)))});
+  if (!(t.tflops >= kRoundsFrom * baseline)) return;  // below half the best baseline: no rounds (kRoundsFrom)
+  Rounds const r = interleaved_rounds(o, t.batch, what, kernel);
+  auto const [lo, hi] = std::minmax_element(r.best.begin(), r.best.end());
+  SummaryRow row{what, size_name(o.p), what.substr(0, what.rfind('/')), baseline_key(o), t.tflops,
+                 lt_tuned(o).tried, median(r.blas), r.lt.empty() ? NAN : median(r.lt),
+                 r.cutlass.empty() ? NAN : median(r.cutlass), median(r.best), *lo, *hi, r.fastest,
+                 median(r.vs_fastest), NAN, NAN, NAN};
+  // --sustain: Google Benchmark may call this entry more than once; the steady state is measured once,
+  // against the fastest baseline of that call's rounds.
+  if (g_sustain_s > 0) {
+    auto [it, fresh] = g_sustained.try_emplace(what);
+    if (fresh) {
+      it->second.first = r.fastest;
+      for (Entry const& e : baselines_of(o))
+        if (e.name == r.fastest) it->second.second = sustained(o, t.batch, e, what, kernel);
+    }
+    auto const& [against, ratios] = it->second;
+    if (!ratios.empty()) {
+      auto const [slo, shi] = std::minmax_element(ratios.begin(), ratios.end());
+      row.fastest = against;
+      row.sustain = median(ratios);
+      row.sustain_min = *slo;
+      row.sustain_max = *shi;
+      state.counters["sustain_ratio"] = row.sustain;
+      state.counters["sustain_ratio_min"] = row.sustain_min;
+      state.counters["sustain_ratio_max"] = row.sustain_max;
+    }
+  }
+  state.counters["ratio_cuBLAS"] = row.blas;
+  if (!r.lt.empty()) state.counters["ratio_cuBLASLt"] = row.lt;
+  if (!r.cutlass.empty()) state.counters["ratio_CUTLASS"] = row.cutlass;
+  state.counters["ratio_best"] = row.best;
+  state.counters["ratio_best_min"] = row.best_min;
+  state.counters["ratio_best_max"] = row.best_max;
+  state.counters["ratio_fastest"] = row.vs_fastest;
+  state.counters["rounds"] = g_rounds;
+  auto const same =
+      std::find_if(g_summary.begin(), g_summary.end(), [&](SummaryRow const& s) { return s.entry == what; });
+  if (same == g_summary.end())
+    g_summary.push_back(row);
+  else
+    *same = row;
+}
+
 
 void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_ptr<Operands> o, std::string what) {
   try {
@@ -594,50 +657,24 @@ void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_p
     }
     Timed const t = time_loop(state, *o, true, what, kernel);
     state.counters["max_rel_diff"] = diff;
-    auto const or_0 = [](double x) { return std::isnan(x) ? 0.0 : x; };  // NaN: that baseline did not run
-    double const baseline = std::max({or_0(tflops_of(g_cublas_tflops, baseline_key(*o))),
-                                      or_0(tflops_of(g_cublaslt_tflops, baseline_key(*o))),
-                                      or_0(cutlass_tflops(baseline_key(*o)))});
-    if (!(t.tflops >= kRoundsFrom * baseline)) return;  // below half the best baseline: no rounds (kRoundsFrom)
-    Rounds const r = interleaved_rounds(*o, t.batch, what, kernel);
-    auto const [lo, hi] = std::minmax_element(r.best.begin(), r.best.end());
-    SummaryRow row{what, size_name(o->p), what.substr(0, what.rfind('/')), baseline_key(*o), t.tflops,
-                   lt_tuned(*o).tried, median(r.blas), r.lt.empty() ? NAN : median(r.lt),
-                   r.cutlass.empty() ? NAN : median(r.cutlass), median(r.best), *lo, *hi, r.fastest, NAN, NAN, NAN};
-    // --sustain: Google Benchmark may call this entry more than once; the steady state is measured once,
-    // against the fastest baseline of that call's rounds.
-    if (g_sustain_s > 0) {
-      auto [it, fresh] = g_sustained.try_emplace(what);
-      if (fresh) {
-        it->second.first = r.fastest;
-        for (Entry const& e : baselines_of(*o))
-          if (e.name == r.fastest) it->second.second = sustained(*o, t.batch, e, what, kernel);
-      }
-      auto const& [against, ratios] = it->second;
-      if (!ratios.empty()) {
-        auto const [slo, shi] = std::minmax_element(ratios.begin(), ratios.end());
-        row.fastest = against;
-        row.sustain = median(ratios);
-        row.sustain_min = *slo;
-        row.sustain_max = *shi;
-        state.counters["sustain_ratio"] = row.sustain;
-        state.counters["sustain_ratio_min"] = row.sustain_min;
-        state.counters["sustain_ratio_max"] = row.sustain_max;
-      }
+    rounds_of(state, *o, what, kernel, t);
+  } catch (std::exception const& e) {
+    g_mismatch = true;
+    state.SkipWithError(e.what());
+  }
+}
+
+// --control: the tuned cuBLASLt timed as if it were a kernel, "control_cuBLASLt_<kind>/<size>", against the
+// baselines, itself among them: its ratios are what the rounds make of a kernel exactly as fast as cuBLASLt.
+void bench_control(benchmark::State& state, std::shared_ptr<Operands> o, std::string what) {
+  try {
+    LtGemm const& lt = lt_tuned(*o);
+    if (lt.rank < 0) {
+      state.SkipWithError("cuBLASLt has no algorithm for this kind");
+      return;
     }
-    state.counters["ratio_cuBLAS"] = row.blas;
-    if (!r.lt.empty()) state.counters["ratio_cuBLASLt"] = row.lt;
-    if (!r.cutlass.empty()) state.counters["ratio_CUTLASS"] = row.cutlass;
-    state.counters["ratio_best"] = row.best;
-    state.counters["ratio_best_min"] = row.best_min;
-    state.counters["ratio_best_max"] = row.best_max;
-    state.counters["rounds"] = g_rounds;
-    auto const same =
-        std::find_if(g_summary.begin(), g_summary.end(), [&](SummaryRow const& s) { return s.entry == what; });
-    if (same == g_summary.end())
-      g_summary.push_back(row);
-    else
-      *same = row;
+    auto const kernel = [&] { cublas_check(lt_matmul(*o, lt, lt.algo, o->C.get()), "cublasLtMatmul"); };
+    rounds_of(state, *o, what, kernel, time_loop(state, *o, false, what, kernel));
   } catch (std::exception const& e) {
     g_mismatch = true;
     state.SkipWithError(e.what());
@@ -680,20 +717,21 @@ void print_summary(std::FILE* out) {
   }
   std::string const n = counts.size() == 1 ? std::to_string(*counts.begin()) : "N";
   // The last column, --sustain's, only where it ran.
-  using Row = std::array<std::string, 11>;
-  std::size_t const cols = g_sustain_s > 0 ? 11 : 10;
+  using Row = std::array<std::string, 12>;
+  std::size_t const cols = g_sustain_s > 0 ? 12 : 11;
   std::vector<Row> rows = {{"size", "kernel", "TFLOP/s", "cuBLAS", "cuBLASLt (best of " + n + ")", "CUTLASS",
-                            "vs cuBLAS", "vs cuBLASLt", "vs CUTLASS", "vs best (min..max)",
+                            "vs cuBLAS", "vs cuBLASLt", "vs CUTLASS", "vs best (min..max)", "vs the fastest",
                             "sustained vs the fastest (min..max)"}};
   for (SummaryRow const& r : g_summary)
     rows.push_back({r.size, r.kernel, fixed(r.tflops, 2), fixed(tflops_of(g_cublas_tflops, r.key), 2),
                     fixed(tflops_of(g_cublaslt_tflops, r.key), 2), fixed(cutlass_tflops(r.key), 2),
                     fixed(r.blas, 3), fixed(r.lt, 3), fixed(r.cutlass, 3),
                     fixed(r.best, 3) + " (" + fixed(r.best_min, 3) + ".." + fixed(r.best_max, 3) + ")",
+                    fixed(r.vs_fastest, 3) + " " + r.fastest,
                     std::isnan(r.sustain) ? "-"
                                           : fixed(r.sustain, 3) + " vs " + r.fastest + " (" + fixed(r.sustain_min, 3) +
                                                 ".." + fixed(r.sustain_max, 3) + ")"});
-  std::array<std::size_t, 11> width{};
+  std::array<std::size_t, 12> width{};
   for (auto const& row : rows)
     for (std::size_t c = 0; c < cols; ++c) width[c] = std::max(width[c], row[c].size());
   auto const line = [&](Row const& row) {
@@ -769,6 +807,8 @@ int main(int argc, char** argv) {
           throw std::runtime_error("--sustain expects the seconds of a segment, above 0 and at most 600, got '" +
                                    a.substr(10) + "'");
       }
+      else if (a == "--control")
+        g_control = true;
       else if (a.rfind("--timeout=", 0) == 0) {
         std::size_t used = 0;
         g_timeout_s = std::stod(a.substr(10), &used);
@@ -835,9 +875,14 @@ int main(int argc, char** argv) {
           for (std::string const& c : bench::cutlass_kernels())
             benchmark::RegisterBenchmark(("cutlass_" + c + "_" + key + "/" + size_name(p)).c_str(), bench_cutlass, o, c)
                 ->UseManualTime()->Unit(benchmark::kMillisecond);
+        if (g_control) {
+          std::string const name = "control_cuBLASLt_" + key + "/" + size_name(p);
+          benchmark::RegisterBenchmark(name.c_str(), bench_control, o, name)->UseManualTime()->Unit(benchmark::kMillisecond);
+        }
       }
       if (!bug.empty()) {  // the default variant with the bug: "<step>/bug:<name>/<size>"
-        tut::PlantedBug const& b = tut::find_bug(s, bug.substr(bug.find(':') + 1));
+        std::string const bug_name = bug.substr(bug.find(':') + 1);  // named: no temporary for the reference to outlive
+        tut::PlantedBug const& b = tut::find_bug(s, bug_name);
         g_bug_variants.push_back(s.variants.front());
         g_bug_variants.back().launch = b.launch;
         std::string const name = s.name + "/bug:" + b.name + "/" + size_name(p);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <tuple>
 #include <type_traits>
 
@@ -269,13 +270,15 @@ struct Config {
 
 //! [default]
 /// \brief The configurations step 15 chooses from: Default, step 14's cooperative 128×256×64 tile (4 stages
-/// of 48 KB) in clusters of two CTAs along M; and step 14's three as they were, without clusters: Wide,
-/// the same tile; Pingpong, step 13's; Small, ping-pong on 64×128×64 (8 stages of 24 KB). The asserts
-/// below count the default's smem; the tests, the others'.
+/// of 48 KB) in clusters of two CTAs along M; step 14's three as they were, without clusters: Wide, the
+/// same tile; Pingpong, step 13's; Small, ping-pong on 64×128×64 (8 stages of 24 KB); and Mid, the
+/// cooperative kernel on 128×192×64 tiles (5 stages of 40 KB) in clusters of two, for the sizes whose
+/// last wave of 128×256 tiles is short. The asserts below count the default's smem; the tests, the others'.
 using Default = Config<128, 256, 64, 2, 4, 1, 2>;
 using Wide = Config<128, 256, 64, 2, 4, 1, 1>;      ///< step 14's default
 using Pingpong = Config<128, 128, 64, 2, 6, 2, 1>;  ///< step 13's configuration
 using Small = Config<64, 128, 64, 2, 8, 2, 1>;      ///< ping-pong on half of step 13's tile
+using Mid = Config<128, 192, 64, 2, 5, 1, 2>;       ///< cooperative 128×192, in clusters of two
 //! [default]
 // kernel.cuh's comment on the nested modes tile_to_shape makes: the default's sB repeats the 8x64 atom
 // 32 times down N, once along K and 4 times along the stages.
@@ -288,35 +291,39 @@ static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major
 
 /// \brief The configurations compiled into the step (the benchmark times each, the GPU tests run each;
 /// --variant picks one, else choose() does).
-using Variants = std::tuple<Default, Wide, Pingpong, Small>;
+using Variants = std::tuple<Default, Wide, Pingpong, Small, Mid>;
 
 //! [choose]
-/// \brief The time each configuration of Variants takes per entry of C, relative to Wide's, in 1/1000,
-/// measured on an H200 (docs/step15_cluster.md), by how K's rows lie in L2. Row 0: K a multiple of 64, the
-/// rows are whole 128-byte lines. Row 1: K a multiple of 16, whole 32-byte sectors but not lines; a box
-/// row spans two lines, and the smaller tiles slow down most (step 14's second row). Row 2: neither; every
-/// other 128-byte box row touches five sectors instead of four, the loads are bound by L2, and the cluster,
-/// which loads B's k-tiles once for two CTAs, is faster. Elsewhere it saves nothing and costs its start.
-inline constexpr std::int64_t kTimePerEntry[3][4] = {
-    {1010, 1000, 1025, 1120}, {1010, 1000, 1250, 1800}, {885, 1000, 1275, 1800}};
+/// \brief What each configuration of Variants costs, in ns, measured on an H100 (docs/step15_cluster.md),
+/// K a multiple of 64: per k-tile of a tile, per tile besides, and once per launch (tut::Cost). A
+/// cooperative tile pays its whole epilogue (5.7 µs to store 128×256 floats while the tensor cores wait);
+/// a ping-pong tile's store runs under the other warpgroup's mainloop, and costs little.
+inline constexpr tut::Cost kCost[5] = {{662, 5731, 680}, {652, 5952, 0}, {347, 1627, 1398}, {225, 635, 1499}, {522, 4179, 0}};
 
-/// \brief kTimePerEntry's row for a problem with \p k columns of A and B.
+/// \brief The k-tile's cost by how K's rows lie in L2, in 1/1000 of the row above's. Row 0: K a multiple of
+/// 64, the rows are whole 128-byte lines. Row 1: K a multiple of 16, whole 32-byte sectors but not lines;
+/// a box row spans two lines, and the smaller tiles slow down most (step 14's second row). Row 2: neither;
+/// every other 128-byte box row touches five sectors instead of four, the loads are bound by L2, and the
+/// clusters, which load B's k-tiles once for two CTAs, slow down least.
+inline constexpr std::int64_t kKTileFactor[3][5] = {
+    {1000, 1000, 1000, 1000, 1000}, {1118, 1049, 1254, 1558, 1076}, {1069, 1399, 1916, 2268, 1138}};
+
+/// \brief kKTileFactor's row for a problem with \p k columns of A and B.
 inline constexpr int rate_row(std::int64_t k) { return k % 64 == 0 ? 0 : k % 16 == 0 ? 1 : 2; }
 
 /// \brief The configuration a launch runs for problem \p p, an index into Variants: the one whose busiest
 /// CTA finishes first. A persistent kernel takes as long as its busiest CTA, which computes ⌈tiles / kCtas⌉
-/// tiles, the ragged ones whole, and in clusters the tile-rows counted up to whole clusters
-/// (tut::busiest_cta_work of the schedule); times kTimePerEntry. On a tie, the first.
+/// tiles, the ragged ones whole, and in clusters the tile-rows counted up to whole clusters; each tile
+/// costs its k-tiles and its epilogue (tut::predicted_ns, by kCost and kKTileFactor). On a tie, the first.
 inline int choose(tut::Problem const& p) {
-  auto const work = [&](auto cfg) {
+  std::int64_t const* f = kKTileFactor[rate_row(p.k)];
+  auto const ns = [&](auto cfg, int i) {
     typename decltype(cfg)::CtaTiler t;
-    return tut::busiest_cta_work(p.m, p.n, size<0>(t), size<1>(t), decltype(cfg)::kSchedule);  // clusters' rows too
+    return tut::predicted_ns(p.m, p.n, p.k, size<0>(t), size<1>(t), size<2>(t), decltype(cfg)::kSchedule, kCost[i], f[i]);
   };
-  std::int64_t const* per_entry = kTimePerEntry[rate_row(p.k)];
-  std::int64_t const time[] = {work(Default{}) * per_entry[0], work(Wide{}) * per_entry[1],
-                               work(Pingpong{}) * per_entry[2], work(Small{}) * per_entry[3]};
+  std::int64_t const time[] = {ns(Default{}, 0), ns(Wide{}, 1), ns(Pingpong{}, 2), ns(Small{}, 3), ns(Mid{}, 4)};
   //~ex{ the configuration whose busiest CTA finishes first; on a tie, the first
-  return int(std::min_element(time, time + 4) - time);  // the first of the least
+  return int(std::min_element(std::begin(time), std::end(time)) - time);  // the first of the least
   //~ex= (void)time;
   //~ex= return 0;  // always Default
   //~ex}

@@ -1,5 +1,5 @@
 // Step 15's own picture (--svg): which configuration choose() runs, over M and N from 1024 to 8192, with K
-// not a multiple of 16 (kTimePerEntry's third row, where the clusters win). The same picture whatever
+// not a multiple of 16 (kKTileFactor's third row, where the clusters win). The same picture whatever
 // the problem.
 #include <string>
 
@@ -18,12 +18,14 @@ void choice_picture(tut::Options const&, std::string const& dir) {
                             {{"2C", "#ce93d8", tut::config_name<Default>(), "cooperative, clusters of 2"},
                              {"C", "#90caf9", tut::config_name<Wide>(), "cooperative"},
                              {"P", "#ffcc80", tut::config_name<Pingpong>(), "ping-pong"},
-                             {"S", "#a5d6a7", tut::config_name<Small>(), "ping-pong"}});
+                             {"S", "#a5d6a7", tut::config_name<Small>(), "ping-pong"},
+                             {"M", "#fff59d", tut::config_name<Mid>(), "cooperative, clusters of 2"}});
 }
 
 template void choice_picture<Default>(tut::Options const&, std::string const&);
 template void choice_picture<Wide>(tut::Options const&, std::string const&);
 template void choice_picture<Pingpong>(tut::Options const&, std::string const&);
 template void choice_picture<Small>(tut::Options const&, std::string const&);
+template void choice_picture<Mid>(tut::Options const&, std::string const&);
 
 }  // namespace step15

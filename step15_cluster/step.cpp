@@ -82,9 +82,9 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_cluster<Cfg>(os, s.traced);
   int const row = rate_row(o.problem.k);
   char const* const rows[] = {"a multiple of 64", "a multiple of 16, not of 64", "not a multiple of 16"};
-  tut::print_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kTimePerEntry[row],
-                              "(busiest CTA: its tiles, and their entries of C; time/entry: relative to " +
-                                  tut::config_name<Wide>() + "'s, measured, with K " + rows[row] + ".)");
+  tut::print_cost_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kCost, kKTileFactor[row],
+                                   "(the busiest CTA's tiles, and the k-tiles of each; the k-tile's cost with K " +
+                                       std::string(rows[row]) + ".)");
   tut::print_visits_and_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, int(o.problem.k), &turn_parity);
 }
 
@@ -122,7 +122,8 @@ tut::Step const& step() {
         "3 tile-rows of 128: CTAs 2 and 3 take tiles (2,0) and (0,1); the sampled entries of both are wrong",
         launch_of(Bug::schedule_unpadded)}},
       {{"HGMMA.64x256x16.F32", "the 128x256 configurations' wgmma, m64n256k16, one per warpgroup and 16 k"},
-       {"HGMMA.64x128x16.F32", "the other configurations' wgmma, m64n128k16"},
+       {"HGMMA.64x192x16.F32", "the 128x192 configuration's, m64n192k16"},
+       {"HGMMA.64x128x16.F32", "the ping-pong configurations' wgmma, m64n128k16"},
        {"UTMALDG", "the TMA loads, multicast in the clusters"},
        {"UTMASTG", "the TMA stores of C's subtiles, by each group"}},
       &stress_launch), &choose);  // the launch's choice of configuration (config.hpp)

@@ -3,7 +3,8 @@
 // step 14 checks them (gemm_checks.hpp). What is new: the clusters' schedule (each cluster's CTAs on tiles
 // of one column of C, tut/tile_schedule.hpp's test checks it on many shapes) and the printout of the
 // cluster; and choose(), checked against the schedule itself (the busiest CTA's visits, counted CTA by CTA,
-// padded rows included) and against an exhaustive argmin, at random shapes.
+// padded rows included) and against an exhaustive argmin, at random shapes, and at shapes where the run
+// that measured the costs timed every configuration.
 #include <algorithm>
 #include <cstdint>
 #include <random>
@@ -24,6 +25,7 @@
 
 using namespace cute;
 using step15::Default;
+using step15::Mid;
 using step15::Pingpong;
 using step15::Small;
 using step15::Wide;
@@ -56,12 +58,16 @@ TEST_CASE("each configuration: the ring, the accumulators, the partitions, the e
   check_configuration<Wide>();
   check_configuration<Pingpong>();
   check_configuration<Small>();
+  check_configuration<Mid>();
   CHECK(plain(typename Default::TiledMma::AtomShape_MNK{}) == "(64,256,16)");
+  CHECK(plain(typename Mid::TiledMma::AtomShape_MNK{}) == "(64,192,16)");
   CHECK(plain(typename Pingpong::TiledMma::AtomShape_MNK{}) == "(64,128,16)");
   CHECK(Default::kGroups == 1);
   CHECK(Wide::kGroups == 1);
   CHECK(Pingpong::kGroups == 2);
   CHECK(Small::kGroups == 2);
+  CHECK(Mid::kGroups == 1);
+  CHECK(Mid::kClusterM == 2);
   // The cluster: Default's CTAs in pairs along M, declared by its schedule (which the launch reads).
   CHECK(Default::kClusterM == 2);
   CHECK(Default::kSchedule.cluster_m == 2);
@@ -76,6 +82,7 @@ TEST_CASE("smem: each configuration's ring, its groups' C buffers and the barrie
   CHECK(Wide::kSmemBytes == 214016);  // the cluster costs no smem: the other CTA writes into the same ring
   CHECK(Pingpong::kSmemBytes == 230400);
   CHECK(Small::kSmemBytes == 214016);
+  CHECK(Mid::kSmemBytes == 5 * 40960 + 2 * 8192 + 1024);  // 222,208: 5 stages of A's 16 KB and B's 24 KB
   tut::HostSmem<Default> smem;
   Tensor sC = smem.sC();
   CHECK(plain(shape(sC)) == "((8,16),(16,1),(1,2))");  // two buffers: one group
@@ -88,32 +95,42 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
   std::uniform_int_distribution<int> size(1, 9000);
   for (int trial = 0; trial < 300; ++trial) {
     tut::Problem const p{size(gen), size(gen), 8 * (size(gen) % 1024 + 1)};
-    std::int64_t const work[] = {busiest_visits<Default>(p) * 128 * 256, busiest_visits<Wide>(p) * 128 * 256,
-                                 busiest_visits<Pingpong>(p) * 128 * 128, busiest_visits<Small>(p) * 64 * 128};
-    CHECK(work[0] == tut::busiest_cta_work(p.m, p.n, 128, 256, Default::kSchedule));  // rows padded to pairs
-    CHECK(work[1] == tut::busiest_cta_work(p.m, p.n, 128, 256, 132));
-    CHECK(work[2] == tut::busiest_cta_work(p.m, p.n, 128, 128, 132));
-    CHECK(work[3] == tut::busiest_cta_work(p.m, p.n, 64, 128, 132));
-    CHECK(work[0] >= work[1]);
+    // The busiest CTA's tiles, counted CTA by CTA through each schedule (padded rows included).
+    std::int64_t const tiles[] = {busiest_visits<Default>(p), busiest_visits<Wide>(p), busiest_visits<Pingpong>(p),
+                                  busiest_visits<Small>(p), busiest_visits<Mid>(p)};
+    CHECK(tiles[0] * 128 * 256 == tut::busiest_cta_work(p.m, p.n, 128, 256, Default::kSchedule));  // rows padded to pairs
+    CHECK(tiles[1] * 128 * 256 == tut::busiest_cta_work(p.m, p.n, 128, 256, 132));
+    CHECK(tiles[2] * 128 * 128 == tut::busiest_cta_work(p.m, p.n, 128, 128, 132));
+    CHECK(tiles[3] * 64 * 128 == tut::busiest_cta_work(p.m, p.n, 64, 128, 132));
+    CHECK(tiles[4] * 128 * 192 == tut::busiest_cta_work(p.m, p.n, 128, 192, Mid::kSchedule));
+    CHECK(tiles[0] >= tiles[1]);
     int const c = step15::choose(p);
     REQUIRE(c >= 0);
-    REQUIRE(c < 4);
+    REQUIRE(c < 5);
     // K's rows: whole 128-byte lines, whole 32-byte sectors, or neither.
     int const row = p.k % 64 == 0 ? 0 : p.k % 16 == 0 ? 1 : 2;
     REQUIRE(step15::rate_row(p.k) == row);
-    std::int64_t const* t = step15::kTimePerEntry[row];
-    for (int i = 0; i < 4; ++i) {
+    std::int64_t const k_tiles = (p.k + 63) / 64;
+    std::int64_t time[5];
+    for (int i = 0; i < 5; ++i) {
+      tut::Cost const& cost = step15::kCost[i];
+      time[i] = tiles[i] * (k_tiles * cost.k_tile * step15::kKTileFactor[row][i] / 1000 + cost.tile) + cost.launch;
+    }
+    for (int i = 0; i < 5; ++i) {
       INFO("M " << p.m << " N " << p.n << " K " << p.k << ": config " << c << " against " << i);
-      CHECK(work[c] * t[c] <= work[i] * t[i]);
-      if (i < c) CHECK(work[c] * t[c] < work[i] * t[i]);  // ties: the first
+      CHECK(time[c] <= time[i]);
+      if (i < c) CHECK(time[c] < time[i]);  // ties: the first
     }
   }
-  // Where K's rows straddle sectors, large problems run in clusters; where they do not, without.
+  // Shapes where the H100 run that measured kCost timed every configuration: choose() picks the fastest.
+  CHECK(step15::choose({4096, 4096, 4096}) == 1);  // 128x256: 206.3 us; 2x128x256 210.4, 128x128 207.8
+  CHECK(step15::choose({8192, 8192, 1024}) == 2);  // 128x128: 223.9 us; 128x256 253.6 (its epilogues)
+  CHECK(step15::choose({2048, 2048, 512}) == 2);   // 128x128: 11.2 us; 128x256 12.5
+  CHECK(step15::choose({1536, 1536, 1536}) == 4);  // 2x128x192: 17.3 us; 64x128 18.2
+  CHECK(step15::choose({1024, 1024, 4096}) == 3);  // 64x128: 17.9 us; 128x128 22.8
+  CHECK(step15::choose({3000, 5000, 3000}) == 0);  // 2x128x256, K's rows not sectors: 163.3 us; 128x256 209.1
+  CHECK(step15::choose({2560, 2560, 2552}) == 0);  // 2x128x256: 66.7 us; 2x128x192 83.1
   CHECK(step15::choose({7000, 7000, 7000}) == 0);
-  CHECK(step15::choose({5000, 3000, 2040}) == 0);
-  CHECK(step15::choose({4096, 4096, 4096}) == 1);
-  CHECK(step15::choose({4000, 4000, 4000}) == 1);  // K's rows whole sectors: no cluster
-  CHECK(step15::choose({1024, 1024, 1024}) == 3);
 }
 
 TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.0 only", "[step15]") {
@@ -122,11 +139,13 @@ TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.
   CHECK(s.min_cc == 90);
   CHECK(s.max_cc == 90);
   CHECK(s.multiple_of.k == 8);
-  REQUIRE(s.variants.size() == 4);
+  REQUIRE(s.variants.size() == 5);
   CHECK(s.variants[0].name == "2x128x256");
   CHECK(s.variants[1].name == "128x256");
   CHECK(s.variants[2].name == "128x128");
   CHECK(s.variants[3].name == "64x128");
+  CHECK(s.variants[4].name == "2x128x192");
+  CHECK(s.variants[4].schedule.cluster_m == 2);
   CHECK(s.variants[0].threads == 256);  // cooperative: the TiledMMA numbers both warpgroups
   CHECK(s.variants[2].threads == 128);  // ping-pong: one warpgroup
   CHECK(s.variants[0].schedule.cluster_m == 2);
@@ -144,7 +163,7 @@ TEST_CASE("the printout: the cluster, its CTAs' tiles and shares of B, and the c
   CHECK(has(out, "B rank 1   rows 128..255 of each 256 x 64 k-tile, 16384 bytes"));
   CHECK(has(out, "empty[s]   4 arrivals: 2 per CTA x 2"));
   CHECK(has(out, "65536 bytes per k-tile of the cluster, not 98304"));
-  CHECK(has(out, "2x128x256  cooperative  32 x 16 = 512     4 tiles, 131072     0.885"));
+  CHECK(has(out, "2x128x256  cooperative  32 x 16 = 512     4 x 65            707, 5731, 680"));
   CHECK(has(out, "<- runs"));
   // Three tile-rows: the clusters' schedule counts four, the fourth past C.
   std::string const odd = trace_of({384, 512, 8}, "2x128x256");

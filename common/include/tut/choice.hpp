@@ -60,6 +60,43 @@ void print_choice(std::ostream& os, Problem const& p, std::string const& printed
   os << "  " << note << "\n\n";
 }
 
+/// \brief The table of section 4 for a choice by measured costs: for each configuration of \p Variants, its
+/// schedule, its tiles for \p p, its busiest CTA's tiles and their k-tiles, \p costs[i] (the k-tile's scaled
+/// by \p k_factor[i]) and predicted_ns. Marked: the one that runs (\p printed) and \p chosen. \p note ends it.
+template <class Variants>
+void print_cost_choice(std::ostream& os, Problem const& p, std::string const& printed, int chosen, Cost const* costs,
+                       std::int64_t const* k_factor, std::string const& note) {
+  std::vector<std::vector<std::string>> rows;
+  int ctas = 0, name_width = 9;
+  auto row = [&](auto cfg, int i) {
+    using Cfg = decltype(cfg);
+    typename Cfg::CtaTiler t;
+    int const bm = cute::size<0>(t), bn = cute::size<1>(t), bk = cute::size<2>(t);
+    std::int64_t const tm = Cfg::kSchedule.rows_of(int((p.m + bm - 1) / bm)), tn = (p.n + bn - 1) / bn;  // clusters: whole
+    std::int64_t const tiles = busiest_cta_work(p.m, p.n, bm, bn, Cfg::kSchedule) / (bm * bn);
+    std::int64_t const ns = predicted_ns(p.m, p.n, p.k, bm, bn, bk, Cfg::kSchedule, costs[i], k_factor[i]);
+    std::string const name = config_name<Cfg>();
+    std::string const mark = name == printed ? "<- runs" : i == chosen ? "<- choose()'s pick" : "";
+    rows.push_back({name, Cfg::kGroups == 2 ? "ping-pong" : "cooperative", str(tm) + " x " + str(tn) + " = " + str(tm * tn),
+                    str(tiles) + " x " + str((p.k + bk - 1) / bk),
+                    str(costs[i].k_tile * k_factor[i] / 1000) + ", " + str(costs[i].tile) + ", " + str(costs[i].launch),
+                    thousandths(ns) + " us", mark});
+    ctas = Cfg::kCtas;
+    name_width = std::max(name_width, int(name.size()) + 2);
+  };
+  std::apply([&](auto... cfg) {
+    int i = 0;
+    (row(cfg, i++), ...);  // in Variants' order
+  }, Variants{});
+  os << "  The launch runs the configuration whose busiest CTA finishes first (choose(), config.hpp): it\n"
+     << "  computes ceil(tiles / " << ctas << ") tiles, and each costs its k-tiles' mainloop and what its\n"
+     << "  epilogue adds; measured, in ns.\n\n";
+  std::vector<int> const widths = {name_width, 13, 18, 18, 24, 14, 0};
+  print_row(os, {"config", "schedule", "tiles", "tiles x k-tiles", "ns: k-tile, tile, once", "= time", ""}, widths);
+  for (auto const& r : rows) print_row(os, r, widths);
+  os << "  " << note << "\n\n";
+}
+
 /// \brief One configuration in the picture of the choice.
 struct ChoiceKey {
   std::string mark;      ///< the letter in its cells

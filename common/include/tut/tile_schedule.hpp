@@ -148,4 +148,21 @@ constexpr std::int64_t busiest_cta_work(std::int64_t M, std::int64_t N, int blk_
   return busiest_cta_work(rows * blk_m, N, blk_m, blk_n, s.ctas);
 }
 
+/// \brief What a configuration's launch costs, in ns, measured (step 15's choose()): per k-tile of a
+/// tile, its mainloop; per tile besides, what the tile's epilogue adds where the next tile's mainloop
+/// does not hide it (cooperative: the whole store of the tile); and once, the launch's start and end.
+struct Cost {
+  std::int64_t k_tile, tile, launch;
+};
+
+/// \brief The time, in ns, that a launch takes for an M × N × K problem in blk_m × blk_n × blk_k tiles under
+/// schedule \p s, by the costs \p c, the k-tile's scaled by \p k_factor (in 1/1000): its busiest CTA's tiles
+/// (busiest_cta_work: in clusters, the tile-rows counted up to whole clusters) × (their k-tiles ×
+/// c.k_tile + c.tile) + c.launch.
+constexpr std::int64_t predicted_ns(std::int64_t M, std::int64_t N, std::int64_t K, int blk_m, int blk_n, int blk_k,
+                                    TileSchedule const& s, Cost const& c, std::int64_t k_factor) {
+  std::int64_t const tiles = busiest_cta_work(M, N, blk_m, blk_n, s) / (std::int64_t(blk_m) * blk_n);
+  return tiles * ((K + blk_k - 1) / blk_k * c.k_tile * k_factor / 1000 + c.tile) + c.launch;
+}
+
 }  // namespace tut
