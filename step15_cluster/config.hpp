@@ -294,17 +294,19 @@ static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major
 using Variants = std::tuple<Default, Wide, Pingpong, Small, Mid>;
 
 //! [choose]
-/// \brief What each configuration of Variants costs, in ns, measured on an H100 (docs/step15_cluster.md),
-/// K a multiple of 64: per k-tile of a tile, per tile besides, and once per launch (tut::Cost). A
-/// cooperative tile pays its whole epilogue (5.7 µs to store 128×256 floats while the tensor cores wait);
-/// a ping-pong tile's store runs under the other warpgroup's mainloop, and costs little.
-inline constexpr tut::Cost kCost[5] = {{662, 5731, 680}, {652, 5952, 0}, {347, 1627, 1398}, {225, 635, 1499}, {522, 4179, 0}};
+/// \brief What each configuration of Variants costs, in ns, measured on an H100 with K a multiple of 64: per
+/// k-tile of a tile, per tile besides, and once per launch (tut::Cost). A cooperative tile's store runs
+/// while its tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop.
+inline constexpr tut::Cost kCost[5] = {{662, 5731, 680},   // Default, 2x128x256
+                                       {652, 5952, 0},     // Wide, 128x256
+                                       {347, 1627, 1398},  // Pingpong, 128x128
+                                       {225, 635, 1499},   // Small, 64x128
+                                       {522, 4179, 0}};    // Mid, 2x128x192
 
-/// \brief The k-tile's cost by how K's rows lie in L2, in 1/1000 of the row above's. Row 0: K a multiple of
-/// 64, the rows are whole 128-byte lines. Row 1: K a multiple of 16, whole 32-byte sectors but not lines;
-/// a box row spans two lines, and the smaller tiles slow down most (step 14's second row). Row 2: neither;
-/// every other 128-byte box row touches five sectors instead of four, the loads are bound by L2, and the
-/// clusters, which load B's k-tiles once for two CTAs, slow down least.
+/// \brief The k-tile's cost by how K's rows lie in L2, in 1/1000 of row 0's. Row 0: K a multiple of 64, whole
+/// 128-byte lines. Row 1: a multiple of 16, whole 32-byte sectors (step 14's second row). Row 2: neither;
+/// every other box row touches five sectors, not four, and the clusters, which load B once for two CTAs,
+/// slow down least.
 inline constexpr std::int64_t kKTileFactor[3][5] = {
     {1000, 1000, 1000, 1000, 1000}, {1118, 1049, 1254, 1558, 1076}, {1069, 1399, 1916, 2268, 1138}};
 
@@ -312,9 +314,8 @@ inline constexpr std::int64_t kKTileFactor[3][5] = {
 inline constexpr int rate_row(std::int64_t k) { return k % 64 == 0 ? 0 : k % 16 == 0 ? 1 : 2; }
 
 /// \brief The configuration a launch runs for problem \p p, an index into Variants: the one whose busiest
-/// CTA finishes first. A persistent kernel takes as long as its busiest CTA, which computes ⌈tiles / kCtas⌉
-/// tiles, the ragged ones whole, and in clusters the tile-rows counted up to whole clusters; each tile
-/// costs its k-tiles and its epilogue (tut::predicted_ns, by kCost and kKTileFactor). On a tie, the first.
+/// CTA finishes first. That CTA computes ⌈tiles / kCtas⌉ tiles (in clusters, the tile-rows counted up to
+/// whole clusters), each costing its k-tiles and its epilogue (tut::predicted_ns). On a tie, the first.
 inline int choose(tut::Problem const& p) {
   std::int64_t const* f = kKTileFactor[rate_row(p.k)];
   auto const ns = [&](auto cfg, int i) {

@@ -12,14 +12,14 @@ namespace step15 {
 template <class Cfg>
 void choice_picture(tut::Options const&, std::string const& dir) {
   tut::write_choice_picture(dir + "/choice.svg", "step15: the configuration the launch picks, by M and N, K 4104",
-                            "choose() in config.hpp, K not a multiple of 16: the busiest CTA's tiles x their "
-                            "entries x the time per entry; hover a cell for the shape",
+                            "choose() in config.hpp, K not a multiple of 16: the busiest CTA's tiles x (their "
+                            "k-tiles x the k-tile's cost + the tile's); hover a cell for the shape",
                             4104, &choose,
                             {{"2C", "#ce93d8", tut::config_name<Default>(), "cooperative, clusters of 2"},
                              {"C", "#90caf9", tut::config_name<Wide>(), "cooperative"},
                              {"P", "#ffcc80", tut::config_name<Pingpong>(), "ping-pong"},
                              {"S", "#a5d6a7", tut::config_name<Small>(), "ping-pong"},
-                             {"M", "#fff59d", tut::config_name<Mid>(), "cooperative, clusters of 2"}});
+                             {"2M", "#fff59d", tut::config_name<Mid>(), "cooperative, clusters of 2"}});
 }
 
 template void choice_picture<Default>(tut::Options const&, std::string const&);
