@@ -20,17 +20,19 @@
 
 namespace tut {
 
-/// \brief "1.250" for 1250: a time per entry, in 1/1000.
+/// \brief "1.250" for 1250: a value in 1/1000 (a time per entry; microseconds from nanoseconds).
 std::string thousandths(std::int64_t v);
 
-/// \brief The table of section 4: for each configuration of \p Variants (a std::tuple of Configs), its
-/// schedule, its tiles for problem \p p and its busiest CTA's tiles and entries of C (under its own
-/// schedule: in clusters, the tile-rows counted up to whole clusters), \p per_entry[i] (its time per entry) and their product. Marked:
-/// the one that runs (\p printed, by name: --variant, --bug and --stress run another) and \p chosen,
-/// choose()'s pick. \p note ends the table: what the times are relative to, and which row of them.
-template <class Variants>
-void print_choice(std::ostream& os, Problem const& p, std::string const& printed, int chosen,
-                  std::int64_t const* per_entry, std::string const& note) {
+/// \brief What the tables of section 4 share: after \p intro(the CTAs of the schedules), one row per
+/// configuration of \p Variants (a std::tuple of Configs), in their order: its name, its schedule and its
+/// tiles for problem \p p (under its own schedule: in clusters, the tile-rows counted up to whole clusters);
+/// then the cells \p weigh(cfg, i) returns, what the choice weighs, under \p header, \p widths wide; then a
+/// mark: the one that runs (\p printed, by name: --variant, --bug and --stress run another), or \p chosen,
+/// choose()'s pick. \p note ends the table.
+template <class Variants, class Intro, class Weigh>
+void print_choice_table(std::ostream& os, Problem const& p, std::string const& printed, int chosen, Intro&& intro,
+                        std::vector<std::string> const& header, std::vector<int> const& widths, Weigh&& weigh,
+                        std::string const& note) {
   std::vector<std::vector<std::string>> rows;
   int ctas = 0, name_width = 9;
   auto row = [&](auto cfg, int i) {
@@ -38,12 +40,12 @@ void print_choice(std::ostream& os, Problem const& p, std::string const& printed
     typename Cfg::CtaTiler t;
     int const bm = cute::size<0>(t), bn = cute::size<1>(t);
     std::int64_t const tm = Cfg::kSchedule.rows_of(int((p.m + bm - 1) / bm)), tn = (p.n + bn - 1) / bn;  // clusters: whole
-    std::int64_t const work = busiest_cta_work(p.m, p.n, bm, bn, Cfg::kSchedule);
     std::string const name = config_name<Cfg>();
-    std::string const busiest = str(work / (bm * bn)) + (work == bm * bn ? " tile, " : " tiles, ") + str(work);
-    std::string const mark = name == printed ? "<- runs" : i == chosen ? "<- choose()'s pick" : "";
-    rows.push_back({name, Cfg::kGroups == 2 ? "ping-pong" : "cooperative", str(tm) + " x " + str(tn) + " = " + str(tm * tn),
-                    busiest, thousandths(per_entry[i]), str(work * per_entry[i] / 1000), mark});
+    std::vector<std::string> r = {name, Cfg::kGroups == 2 ? "ping-pong" : "cooperative",
+                                  str(tm) + " x " + str(tn) + " = " + str(tm * tn)};
+    for (std::string& cell : weigh(cfg, i)) r.push_back(std::move(cell));
+    r.push_back(name == printed ? "<- runs" : i == chosen ? "<- choose()'s pick" : "");
+    rows.push_back(std::move(r));
     ctas = Cfg::kCtas;
     name_width = std::max(name_width, int(name.size()) + 2);
   };
@@ -51,50 +53,61 @@ void print_choice(std::ostream& os, Problem const& p, std::string const& printed
     int i = 0;
     (row(cfg, i++), ...);  // in Variants' order
   }, Variants{});
-  os << "  The launch runs the configuration whose busiest CTA finishes first (choose(), config.hpp): a\n"
-     << "  persistent kernel takes as long as that CTA, which computes ceil(tiles / " << ctas
-     << ") tiles, ragged ones whole.\n\n";
-  std::vector<int> const widths = {name_width, 13, 18, 20, 14, 12, 0};
-  print_row(os, {"config", "schedule", "tiles", "busiest CTA", "x time/entry", "= time", ""}, widths);
-  for (auto const& r : rows) print_row(os, r, widths);
+  os << intro(ctas);
+  std::vector<std::string> head = {"config", "schedule", "tiles"};
+  std::vector<int> w = {name_width, 13, 18};
+  head.insert(head.end(), header.begin(), header.end());
+  w.insert(w.end(), widths.begin(), widths.end());
+  head.push_back("");
+  w.push_back(0);
+  print_row(os, head, w);
+  for (auto const& r : rows) print_row(os, r, w);
   os << "  " << note << "\n\n";
 }
 
-/// \brief The table of section 4 for a choice by measured costs: for each configuration of \p Variants, its
-/// schedule, its tiles for \p p, its busiest CTA's tiles and their k-tiles, \p costs[i] (the k-tile's scaled
-/// by \p k_factor[i]) and predicted_ns. Marked: the one that runs (\p printed) and \p chosen. \p note ends it.
+/// \brief The table of section 4 for a choice by work (step 14's): each configuration's busiest CTA's tiles
+/// and entries of C, \p per_entry[i] (its time per entry) and their product. \p note: what the times are
+/// relative to, and which row of them.
+template <class Variants>
+void print_choice(std::ostream& os, Problem const& p, std::string const& printed, int chosen,
+                  std::int64_t const* per_entry, std::string const& note) {
+  auto const intro = [](int ctas) {
+    return "  The launch runs the configuration whose busiest CTA finishes first (choose(), config.hpp): a\n"
+           "  persistent kernel takes as long as that CTA, which computes ceil(tiles / " + str(ctas) +
+           ") tiles, ragged ones whole.\n\n";
+  };
+  auto const weigh = [&](auto cfg, int i) -> std::vector<std::string> {
+    typename decltype(cfg)::CtaTiler t;
+    int const bm = cute::size<0>(t), bn = cute::size<1>(t);
+    std::int64_t const work = busiest_cta_work(p.m, p.n, bm, bn, decltype(cfg)::kSchedule);
+    return {str(work / (bm * bn)) + (work == bm * bn ? " tile, " : " tiles, ") + str(work), thousandths(per_entry[i]),
+            str(work * per_entry[i] / 1000)};
+  };
+  print_choice_table<Variants>(os, p, printed, chosen, intro, {"busiest CTA", "x time/entry", "= time"}, {20, 14, 12},
+                               weigh, note);
+}
+
+/// \brief The table of section 4 for a choice by measured costs (step 15's): each configuration's busiest
+/// CTA's tiles and their k-tiles, \p costs[i] (the k-tile's scaled by \p k_factor[i]) and predicted_ns.
 template <class Variants>
 void print_cost_choice(std::ostream& os, Problem const& p, std::string const& printed, int chosen, Cost const* costs,
                        std::int64_t const* k_factor, std::string const& note) {
-  std::vector<std::vector<std::string>> rows;
-  int ctas = 0, name_width = 9;
-  auto row = [&](auto cfg, int i) {
-    using Cfg = decltype(cfg);
-    typename Cfg::CtaTiler t;
-    int const bm = cute::size<0>(t), bn = cute::size<1>(t), bk = cute::size<2>(t);
-    std::int64_t const tm = Cfg::kSchedule.rows_of(int((p.m + bm - 1) / bm)), tn = (p.n + bn - 1) / bn;  // clusters: whole
-    std::int64_t const tiles = busiest_cta_work(p.m, p.n, bm, bn, Cfg::kSchedule) / (bm * bn);
-    std::int64_t const ns = predicted_ns(p.m, p.n, p.k, bm, bn, bk, Cfg::kSchedule, costs[i], k_factor[i]);
-    std::string const name = config_name<Cfg>();
-    std::string const mark = name == printed ? "<- runs" : i == chosen ? "<- choose()'s pick" : "";
-    rows.push_back({name, Cfg::kGroups == 2 ? "ping-pong" : "cooperative", str(tm) + " x " + str(tn) + " = " + str(tm * tn),
-                    str(tiles) + " x " + str((p.k + bk - 1) / bk),
-                    str(costs[i].k_tile * k_factor[i] / 1000) + ", " + str(costs[i].tile) + ", " + str(costs[i].launch),
-                    thousandths(ns) + " us", mark});
-    ctas = Cfg::kCtas;
-    name_width = std::max(name_width, int(name.size()) + 2);
+  auto const intro = [](int ctas) {
+    return "  The launch runs the configuration whose busiest CTA finishes first (choose(), config.hpp): it\n"
+           "  computes ceil(tiles / " + str(ctas) + ") tiles, and each costs its k-tiles' mainloop and what its\n"
+           "  epilogue adds; measured, in ns.\n\n";
   };
-  std::apply([&](auto... cfg) {
-    int i = 0;
-    (row(cfg, i++), ...);  // in Variants' order
-  }, Variants{});
-  os << "  The launch runs the configuration whose busiest CTA finishes first (choose(), config.hpp): it\n"
-     << "  computes ceil(tiles / " << ctas << ") tiles, and each costs its k-tiles' mainloop and what its\n"
-     << "  epilogue adds; measured, in ns.\n\n";
-  std::vector<int> const widths = {name_width, 13, 18, 18, 24, 14, 0};
-  print_row(os, {"config", "schedule", "tiles", "tiles x k-tiles", "ns: k-tile, tile, once", "= time", ""}, widths);
-  for (auto const& r : rows) print_row(os, r, widths);
-  os << "  " << note << "\n\n";
+  auto const weigh = [&](auto cfg, int i) -> std::vector<std::string> {
+    typename decltype(cfg)::CtaTiler t;
+    int const bm = cute::size<0>(t), bn = cute::size<1>(t), bk = cute::size<2>(t);
+    std::int64_t const tiles = busiest_cta_work(p.m, p.n, bm, bn, decltype(cfg)::kSchedule) / (bm * bn);
+    std::int64_t const ns = predicted_ns(p.m, p.n, p.k, bm, bn, bk, decltype(cfg)::kSchedule, costs[i], k_factor[i]);
+    return {str(tiles) + " x " + str((p.k + bk - 1) / bk),
+            str(costs[i].k_tile * k_factor[i] / 1000) + ", " + str(costs[i].tile) + ", " + str(costs[i].launch),
+            thousandths(ns) + " us"};
+  };
+  print_choice_table<Variants>(os, p, printed, chosen, intro, {"tiles x k-tiles", "ns: k-tile, tile, once", "= time"},
+                               {18, 24, 14}, weigh, note);
 }
 
 /// \brief One configuration in the picture of the choice.
