@@ -152,7 +152,9 @@ constexpr std::int64_t busiest_cta_work(std::int64_t M, std::int64_t N, int blk_
 /// tile, its mainloop; per tile besides, what the tile's epilogue adds where the next tile's mainloop
 /// does not hide it (cooperative: the whole store of the tile); and once, the launch's start and end.
 struct Cost {
-  std::int64_t k_tile, tile, launch;
+  std::int64_t k_tile;  ///< per k-tile of a tile: the mainloop's
+  std::int64_t tile;    ///< per tile besides: what its epilogue adds
+  std::int64_t launch;  ///< once per launch: its start and end
 };
 
 /// \brief The time, in ns, that a launch takes for an M × N × K problem in blk_m × blk_n × blk_k tiles under
