@@ -645,7 +645,6 @@ void rounds_of(benchmark::State& state, Operands& o, std::string const& what, st
     *same = row;
 }
 
-
 void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_ptr<Operands> o, std::string what) {
   try {
     auto const kernel = [&] { v->launch({o->p, o->A.get(), o->B.get(), o->C.get()}, nullptr); };
