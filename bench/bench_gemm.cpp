@@ -392,6 +392,14 @@ LtGemm const& lt_tuned(Operands& o) {
   return *o.lt;
 }
 
+// The tuned cuBLASLt's launch for \p o (lt_tuned's algorithm, into o.C), or an empty function where it has
+// no usable algorithm.
+std::function<void()> lt_launch(Operands& o) {
+  LtGemm const& lt = lt_tuned(o);
+  if (lt.rank < 0) return {};
+  return [&o, &lt] { cublas_check(lt_matmul(o, lt, lt.algo, o.C.get()), "cublasLtMatmul"); };
+}
+
 void bench_cublas(benchmark::State& state, std::shared_ptr<Operands> o) {
   try {
     auto const launch = [&] { cublas_gemm(*o, o->C_ref.get()); };
@@ -403,12 +411,12 @@ void bench_cublas(benchmark::State& state, std::shared_ptr<Operands> o) {
 
 void bench_cublaslt(benchmark::State& state, std::shared_ptr<Operands> o) {
   try {
-    LtGemm const& lt = lt_tuned(*o);
-    if (lt.rank < 0) {
+    std::function<void()> const launch = lt_launch(*o);
+    if (!launch) {
       state.SkipWithError("no usable cuBLASLt algorithm (see stderr)");
       return;
     }
-    auto const launch = [&] { cublas_check(lt_matmul(*o, lt, lt.algo, o->C.get()), "cublasLtMatmul"); };
+    LtGemm const& lt = lt_tuned(*o);
     g_cublaslt_tflops[baseline_key(*o)] = time_loop(state, *o, false, "cuBLASLt", launch).tflops;
     state.counters["algos_tried"] = lt.tried;
     state.counters["algo_rank"] = lt.rank;
@@ -485,11 +493,8 @@ struct Entry {
 // The baselines a kernel of \p o's kind is timed against: cuBLAS, the tuned cuBLASLt where it has an
 // algorithm, and CUTLASS's kernels where they apply and passed their check.
 std::vector<Entry> baselines_of(Operands& o) {
-  LtGemm const& lt = lt_tuned(o);
   std::vector<Entry> entries{{"cuBLAS", [&o] { cublas_gemm(o, o.C.get()); }, kBlas}};
-  if (lt.rank >= 0)
-    entries.push_back(
-        {"cuBLASLt", [&o, &lt] { cublas_check(lt_matmul(o, lt, lt.algo, o.C.get()), "cublasLtMatmul"); }, kLt});
+  if (std::function<void()> lt = lt_launch(o)) entries.push_back({"cuBLASLt", std::move(lt), kLt});
   if (cutlass_applies(o))
     for (std::string const& name : bench::cutlass_kernels())
       if (bench::CutlassGemm* const g = cutlass_of(o, name))
@@ -667,12 +672,11 @@ void bench_variant(benchmark::State& state, tut::Variant const* v, std::shared_p
 // baselines, itself among them: its ratios are what the rounds make of a kernel exactly as fast as cuBLASLt.
 void bench_control(benchmark::State& state, std::shared_ptr<Operands> o, std::string what) {
   try {
-    LtGemm const& lt = lt_tuned(*o);
-    if (lt.rank < 0) {
-      state.SkipWithError("cuBLASLt has no algorithm for this kind");
+    std::function<void()> const kernel = lt_launch(*o);
+    if (!kernel) {
+      state.SkipWithError("no usable cuBLASLt algorithm (see stderr)");
       return;
     }
-    auto const kernel = [&] { cublas_check(lt_matmul(*o, lt, lt.algo, o->C.get()), "cublasLtMatmul"); };
     rounds_of(state, *o, what, kernel, time_loop(state, *o, false, what, kernel));
   } catch (std::exception const& e) {
     g_mismatch = true;
