@@ -3,7 +3,7 @@
 #                   [MIN_CC <cc>] [MAX_CC <cc> ARCH_WHY "<why>"] [ARCH <archs>]
 #                   [GOLDENS "<suffix> <args>" ...] [SANITIZE "<args>" ...]
 #                   [LAUNCH <name> | LAUNCH_WITH cp_async|tma|tma_store] [PICTURES <name>]
-#                   [EXERCISE HOST|GPU|BOTH])
+#                   [EXERCISE HOST|GPU|BOTH] [DEFINES <macro> ...])
 #
 # Registers one step: the one call per step, in the top CMakeLists.txt, and the one place where the
 # step's registered facts are stated. A step folder holds:
@@ -54,6 +54,9 @@
 #             with `count`). With tma_store, Default is also built with the race amplifier (--stress,
 #             tut/stress.cuh), with each bug: the kernel reads Params::kStress
 #   PICTURES  the name of the function that draws the step's own pictures, where it has one
+#   DEFINES   preprocessor macros the step's sources, and whatever includes its headers, are compiled with
+#             (step15: CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED, for wgmma's m64n144k16, which CuTe declares
+#             only where it is defined)
 #   EXERCISE  the step has a hands-on exercise: its sources mark the lines that carry the idea (`//~ex{`,
 #             scripts/exercise.sh). The build writes a blank copy of the folder into
 #             <build>/exercises/<dir>/ and builds it as <dir>_blank (library <dir>_blank_lib), and, where
@@ -64,7 +67,7 @@
 # The type of A and B is the step's own (the element type its config.hpp names).
 function(add_tutorial_step dir)
   cmake_parse_arguments(PARSE_ARGV 1 S "" "TITLE;SIZES;WHY;MIN_CC;MAX_CC;ARCH;ARCH_WHY;LAUNCH;LAUNCH_WITH;PICTURES;EXERCISE"
-                        "LIFTED_BY;GOLDENS;SANITIZE")
+                        "LIFTED_BY;GOLDENS;SANITIZE;DEFINES")
   if(NOT S_LAUNCH)
     set(S_LAUNCH launch)
   endif()
@@ -243,7 +246,7 @@ tut::Step const& step();
       configure_file(${PROJECT_SOURCE_DIR}/cmake/step_launch.cu.in ${launch_cu} @ONLY)
     endif()
   endif()
-  _tut_step_build(${dir} ${PROJECT_SOURCE_DIR}/${dir} ${dir} "${launch_cu}" "${S_ARCH}")
+  _tut_step_build(${dir} ${PROJECT_SOURCE_DIR}/${dir} ${dir} "${launch_cu}" "${S_ARCH}" ${S_DEFINES})
   if(S_EXERCISE)
     # The blank copy, written again whenever the step's sources or the script change.
     file(GLOB step_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*)
@@ -254,12 +257,12 @@ tut::Step const& step();
       DEPENDS ${step_files} ${PROJECT_SOURCE_DIR}/scripts/exercise.sh
       COMMENT "Writing the blank copy of ${dir}'s exercise")
     add_custom_target(${dir}_blank_sources DEPENDS ${blank_files})
-    _tut_step_build(${dir} ${blank} ${dir}_blank "${launch_cu}" "${S_ARCH}")
+    _tut_step_build(${dir} ${blank} ${dir}_blank "${launch_cu}" "${S_ARCH}" ${S_DEFINES})
     add_dependencies(${dir}_blank_lib ${dir}_blank_sources)
     # The learner's copy: the build finds it by itself once scripts/exercise.sh has written it.
     file(GLOB learner CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/exercises/${dir}/config.hpp)
     if(learner)
-      _tut_step_build(${dir} ${PROJECT_SOURCE_DIR}/exercises/${dir} ${dir}_exercise "${launch_cu}" "${S_ARCH}")
+      _tut_step_build(${dir} ${PROJECT_SOURCE_DIR}/exercises/${dir} ${dir}_exercise "${launch_cu}" "${S_ARCH}" ${S_DEFINES})
     endif()
     set_property(GLOBAL PROPERTY TUT_STEP_${dir}_EXERCISE ${S_EXERCISE})
   endif()
@@ -282,10 +285,11 @@ tut::Step const& step();
     "{\"dir\": \"${dir}\", \"title\": \"${j_TITLE}\", \"sizes\": \"${S_SIZES}\", \"min_cc\": ${S_MIN_CC}, \"max_cc\": ${S_MAX_CC}, \"arch_why\": \"${j_ARCH_WHY}\", \"arch\": \"${S_ARCH}\"}")
 endfunction()
 
-# _tut_step_build(<dir> <folder> <name> <launch.cu> <arch>): the library <name>_lib and the executable
-# bin/<name> of step <dir>, compiled from the sources in <folder>: the step's own, or a copy of them (an
-# exercise's). <launch.cu> is the one the build wrote ("": the folder's own); <arch>, ARCH ("": the
-# default). Which host sources there are (step.cpp and, where the step draws pictures of its own,
+# _tut_step_build(<dir> <folder> <name> <launch.cu> <arch> [<macro> ...]): the library <name>_lib and the
+# executable bin/<name> of step <dir>, compiled from the sources in <folder>: the step's own, or a copy of
+# them (an exercise's). <launch.cu> is the one the build wrote ("": the folder's own); <arch>, ARCH ("": the
+# default); the macros, DEFINES, public, so that the tests and the benchmark see the types the step's
+# sources see. Which host sources there are (step.cpp and, where the step draws pictures of its own,
 # pictures.cpp) is the step's own folder's say: a copy may not be written yet.
 function(_tut_step_build dir folder name launch_cu arch)
   set(registered ${PROJECT_BINARY_DIR}/generated/${dir})
@@ -297,6 +301,9 @@ function(_tut_step_build dir folder name launch_cu arch)
   add_library(${name}_lib STATIC ${launch_cu} ${host_sources})
   target_include_directories(${name}_lib PUBLIC ${folder} ${registered})
   target_link_libraries(${name}_lib PUBLIC tut::common tut::cute)
+  if(ARGN)
+    target_compile_definitions(${name}_lib PUBLIC ${ARGN})
+  endif()
   if(arch)
     set_target_properties(${name}_lib PROPERTIES CUDA_ARCHITECTURES "${arch}")
   endif()

@@ -273,12 +273,15 @@ struct Config {
 /// of 48 KB) in clusters of two CTAs along M; step 14's three as they were, without clusters: Wide, the
 /// same tile; Pingpong, step 13's; Small, ping-pong on 64×128×64 (8 stages of 24 KB); and Mid, the
 /// cooperative kernel on 128×192×64 tiles (5 stages of 40 KB) in clusters of two, for the sizes whose
-/// last wave of 128×256 tiles is short. The asserts below count the default's smem; the tests, the others'.
+/// last wave of 128×256 tiles is short; Narrow, the same on 128×144×64 tiles (6 stages of 34 KB), for the
+/// sizes whose tiles of 128×192 leave many SMs idle (1536³: 132 tiles, one per SM, not 96). The asserts
+/// below count the default's smem; the tests, the others'.
 using Default = Config<128, 256, 64, 2, 4, 1, 2>;
 using Wide = Config<128, 256, 64, 2, 4, 1, 1>;      ///< step 14's default
 using Pingpong = Config<128, 128, 64, 2, 6, 2, 1>;  ///< step 13's configuration
 using Small = Config<64, 128, 64, 2, 8, 2, 1>;      ///< ping-pong on half of step 13's tile
 using Mid = Config<128, 192, 64, 2, 5, 1, 2>;       ///< cooperative 128×192, in clusters of two
+using Narrow = Config<128, 144, 64, 2, 6, 1, 2>;    ///< cooperative 128×144, in clusters of two
 //! [default]
 // kernel.cuh's comment on the nested modes tile_to_shape makes: the default's sB repeats the 8x64 atom
 // 32 times down N, once along K and 4 times along the stages.
@@ -288,27 +291,35 @@ static_assert(Default::kStageBytes == 49152 && Default::kSmemBytes == 4 * 49152 
               "4 stages of 48 KB, two 8 KB subtiles of C, then the 10 mbarriers padded to 1 KB: 214,016 bytes");
 static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "the default's wgmma is m64n256k16, fp16 in, fp32 accumulate");
+// m64n144k16 is one of wgmma's "extended" shapes, which CuTe declares only where the build defines
+// CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED (CMakeLists.txt, DEFINES); elsewhere the selector falls back to
+// m64n16k16, nine of them across the tile, and this does not compile.
+static_assert(std::is_same_v<MmaOp<144>, SM90_64x144x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
+              "Narrow's wgmma is m64n144k16: one instruction across the tile");
 
 /// \brief The configurations compiled into the step (the benchmark times each, the GPU tests run each;
 /// --variant picks one, else choose() does).
-using Variants = std::tuple<Default, Wide, Pingpong, Small, Mid>;
+using Variants = std::tuple<Default, Wide, Pingpong, Small, Mid, Narrow>;
 
 //! [choose]
 /// \brief What each configuration of Variants costs, in ns, measured on an H100 with K a multiple of 64: per
 /// k-tile of a tile, per tile besides, and once per launch (tut::Cost). A cooperative tile's store runs
-/// while its tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop.
-inline constexpr tut::Cost kCost[5] = {{662, 5731, 680},   // Default, 2x128x256
-                                       {652, 5952, 0},     // Wide, 128x256
-                                       {347, 1627, 1398},  // Pingpong, 128x128
-                                       {225, 635, 1499},   // Small, 64x128
-                                       {522, 4179, 0}};    // Mid, 2x128x192
+/// while its tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a
+/// least-squares fit, in relative error, to one configuration's times at 22 shapes (docs/bench/).
+inline constexpr tut::Cost kCost[6] = {{662, 5731, 680},    // Default, 2x128x256
+                                       {652, 5952, 0},      // Wide, 128x256
+                                       {347, 1627, 1398},   // Pingpong, 128x128
+                                       {225, 635, 1499},    // Small, 64x128
+                                       {522, 4179, 0},      // Mid, 2x128x192
+                                       {419, 2667, 2100}};  // Narrow, 2x128x144
 
 /// \brief The k-tile's cost by how K's rows lie in L2, in 1/1000 of row 0's. Row 0: K a multiple of 64, whole
 /// 128-byte lines. Row 1: a multiple of 16, whole 32-byte sectors (step 14's second row). Row 2: neither;
 /// every other box row touches five sectors, not four, and the clusters, which load B once for two CTAs,
 /// slow down least.
-inline constexpr std::int64_t kKTileFactor[3][5] = {
-    {1000, 1000, 1000, 1000, 1000}, {1118, 1049, 1254, 1558, 1076}, {1069, 1399, 1916, 2268, 1138}};
+inline constexpr std::int64_t kKTileFactor[3][6] = {{1000, 1000, 1000, 1000, 1000, 1000},
+                                                    {1118, 1049, 1254, 1558, 1076, 1113},
+                                                    {1069, 1399, 1916, 2268, 1138, 1260}};
 
 /// \brief kKTileFactor's row for a problem with \p k columns of A and B.
 inline constexpr int rate_row(std::int64_t k) { return k % 64 == 0 ? 0 : k % 16 == 0 ? 1 : 2; }
@@ -322,7 +333,8 @@ inline int choose(tut::Problem const& p) {
     typename decltype(cfg)::CtaTiler t;
     return tut::predicted_ns(p.m, p.n, p.k, size<0>(t), size<1>(t), size<2>(t), decltype(cfg)::kSchedule, kCost[i], f[i]);
   };
-  std::int64_t const time[] = {ns(Default{}, 0), ns(Wide{}, 1), ns(Pingpong{}, 2), ns(Small{}, 3), ns(Mid{}, 4)};
+  std::int64_t const time[] = {ns(Default{}, 0), ns(Wide{}, 1), ns(Pingpong{}, 2), ns(Small{}, 3), ns(Mid{}, 4),
+                                ns(Narrow{}, 5)};
   //~ex{ the configuration whose busiest CTA finishes first; on a tie, the first
   return int(std::min_element(std::begin(time), std::end(time)) - time);  // the first of the least
   //~ex= (void)time;

@@ -19,7 +19,8 @@ void choice_picture(tut::Options const&, std::string const& dir) {
                              {"C", "#90caf9", tut::config_name<Wide>(), "cooperative"},
                              {"P", "#ffcc80", tut::config_name<Pingpong>(), "ping-pong"},
                              {"S", "#a5d6a7", tut::config_name<Small>(), "ping-pong"},
-                             {"2M", "#fff59d", tut::config_name<Mid>(), "cooperative, clusters of 2"}});
+                             {"2M", "#fff59d", tut::config_name<Mid>(), "cooperative, clusters of 2"},
+                             {"2N", "#ffab91", tut::config_name<Narrow>(), "cooperative, clusters of 2"}});
 }
 
 template void choice_picture<Default>(tut::Options const&, std::string const&);
@@ -27,5 +28,6 @@ template void choice_picture<Wide>(tut::Options const&, std::string const&);
 template void choice_picture<Pingpong>(tut::Options const&, std::string const&);
 template void choice_picture<Small>(tut::Options const&, std::string const&);
 template void choice_picture<Mid>(tut::Options const&, std::string const&);
+template void choice_picture<Narrow>(tut::Options const&, std::string const&);
 
 }  // namespace step15

@@ -123,6 +123,7 @@ tut::Step const& step() {
         launch_of(Bug::schedule_unpadded)}},
       {{"HGMMA.64x256x16.F32", "the 128x256 configurations' wgmma, m64n256k16, one per warpgroup and 16 k"},
        {"HGMMA.64x192x16.F32", "the 128x192 configuration's, m64n192k16"},
+       {"HGMMA.64x144x16.F32", "the 128x144 configuration's, m64n144k16"},
        {"HGMMA.64x128x16.F32", "the ping-pong configurations' wgmma, m64n128k16"},
        {"UTMALDG", "the TMA loads, multicast in the clusters"},
        {"UTMASTG", "the TMA stores of C's subtiles, by each group"}},

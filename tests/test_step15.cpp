@@ -26,6 +26,7 @@
 using namespace cute;
 using step15::Default;
 using step15::Mid;
+using step15::Narrow;
 using step15::Pingpong;
 using step15::Small;
 using step15::Wide;
@@ -59,8 +60,10 @@ TEST_CASE("each configuration: the ring, the accumulators, the partitions, the e
   check_configuration<Pingpong>();
   check_configuration<Small>();
   check_configuration<Mid>();
+  check_configuration<Narrow>();
   CHECK(plain(typename Default::TiledMma::AtomShape_MNK{}) == "(64,256,16)");
   CHECK(plain(typename Mid::TiledMma::AtomShape_MNK{}) == "(64,192,16)");
+  CHECK(plain(typename Narrow::TiledMma::AtomShape_MNK{}) == "(64,144,16)");
   CHECK(plain(typename Pingpong::TiledMma::AtomShape_MNK{}) == "(64,128,16)");
   CHECK(Default::kGroups == 1);
   CHECK(Wide::kGroups == 1);
@@ -68,6 +71,8 @@ TEST_CASE("each configuration: the ring, the accumulators, the partitions, the e
   CHECK(Small::kGroups == 2);
   CHECK(Mid::kGroups == 1);
   CHECK(Mid::kClusterM == 2);
+  CHECK(Narrow::kGroups == 1);
+  CHECK(Narrow::kClusterM == 2);
   // The cluster: Default's CTAs in pairs along M, declared by its schedule (which the launch reads).
   CHECK(Default::kClusterM == 2);
   CHECK(Default::kSchedule.cluster_m == 2);
@@ -83,6 +88,7 @@ TEST_CASE("smem: each configuration's ring, its groups' C buffers and the barrie
   CHECK(Pingpong::kSmemBytes == 230400);
   CHECK(Small::kSmemBytes == 214016);
   CHECK(Mid::kSmemBytes == 5 * 40960 + 2 * 8192 + 1024);  // 222,208: 5 stages of A's 16 KB and B's 24 KB
+  CHECK(Narrow::kSmemBytes == 6 * 34816 + 2 * 8192 + 1024);  // 226,304: 6 stages of A's 16 KB and B's 18 KB
   tut::HostSmem<Default> smem;
   Tensor sC = smem.sC();
   CHECK(plain(shape(sC)) == "((8,16),(16,1),(1,2))");  // two buffers: one group
@@ -97,26 +103,28 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
     tut::Problem const p{size(gen), size(gen), 8 * (size(gen) % 1024 + 1)};
     // The busiest CTA's tiles, counted CTA by CTA through each schedule (padded rows included).
     std::int64_t const tiles[] = {busiest_visits<Default>(p), busiest_visits<Wide>(p), busiest_visits<Pingpong>(p),
-                                  busiest_visits<Small>(p), busiest_visits<Mid>(p)};
+                                  busiest_visits<Small>(p), busiest_visits<Mid>(p),
+                                  busiest_visits<Narrow>(p)};
     CHECK(tiles[0] * 128 * 256 == tut::busiest_cta_work(p.m, p.n, 128, 256, Default::kSchedule));  // rows padded to pairs
     CHECK(tiles[1] * 128 * 256 == tut::busiest_cta_work(p.m, p.n, 128, 256, 132));
     CHECK(tiles[2] * 128 * 128 == tut::busiest_cta_work(p.m, p.n, 128, 128, 132));
     CHECK(tiles[3] * 64 * 128 == tut::busiest_cta_work(p.m, p.n, 64, 128, 132));
     CHECK(tiles[4] * 128 * 192 == tut::busiest_cta_work(p.m, p.n, 128, 192, Mid::kSchedule));
+    CHECK(tiles[5] * 128 * 144 == tut::busiest_cta_work(p.m, p.n, 128, 144, Narrow::kSchedule));
     CHECK(tiles[0] >= tiles[1]);
     int const c = step15::choose(p);
     REQUIRE(c >= 0);
-    REQUIRE(c < 5);
+    REQUIRE(c < 6);
     // K's rows: whole 128-byte lines, whole 32-byte sectors, or neither.
     int const row = p.k % 64 == 0 ? 0 : p.k % 16 == 0 ? 1 : 2;
     REQUIRE(step15::rate_row(p.k) == row);
     std::int64_t const k_tiles = (p.k + 63) / 64;
-    std::int64_t time[5];
-    for (int i = 0; i < 5; ++i) {
+    std::int64_t time[6];
+    for (int i = 0; i < 6; ++i) {
       tut::Cost const& cost = step15::kCost[i];
       time[i] = tiles[i] * (k_tiles * cost.k_tile * step15::kKTileFactor[row][i] / 1000 + cost.tile) + cost.launch;
     }
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 6; ++i) {
       INFO("M " << p.m << " N " << p.n << " K " << p.k << ": config " << c << " against " << i);
       CHECK(time[c] <= time[i]);
       if (i < c) CHECK(time[c] < time[i]);  // ties: the first
@@ -126,7 +134,9 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
   CHECK(step15::choose({4096, 4096, 4096}) == 1);  // 128x256: 206.3 us; 2x128x256 210.4, 128x128 207.8
   CHECK(step15::choose({8192, 8192, 1024}) == 2);  // 128x128: 223.9 us; 128x256 253.6 (its epilogues)
   CHECK(step15::choose({2048, 2048, 512}) == 2);   // 128x128: 11.2 us; 128x256 12.5
-  CHECK(step15::choose({1536, 1536, 1536}) == 4);  // 2x128x192: 17.3 us; 64x128 18.2
+  CHECK(step15::choose({1536, 1536, 1536}) == 5);  // 2x128x144: 16.3 us; 2x128x192 17.3, 64x128 18.2
+  CHECK(step15::choose({1536, 3072, 2048}) == 5);  // 2x128x144: 34.6 us; 128x128 38.2
+  CHECK(step15::choose({3072, 3072, 3072}) == 4);  // 2x128x192: 94.0 us; 2x128x144 99.2
   CHECK(step15::choose({1024, 1024, 4096}) == 3);  // 64x128: 17.9 us; 128x128 22.8
   CHECK(step15::choose({3000, 5000, 3000}) == 0);  // 2x128x256, K's rows not sectors: 163.3 us; 128x256 209.1
   CHECK(step15::choose({2560, 2560, 2552}) == 0);  // 2x128x256: 66.7 us; 2x128x192 83.1
@@ -141,13 +151,15 @@ TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.
   CHECK(s.min_cc == 90);
   CHECK(s.max_cc == 90);
   CHECK(s.multiple_of.k == 8);
-  REQUIRE(s.variants.size() == 5);
+  REQUIRE(s.variants.size() == 6);
   CHECK(s.variants[0].name == "2x128x256");
   CHECK(s.variants[1].name == "128x256");
   CHECK(s.variants[2].name == "128x128");
   CHECK(s.variants[3].name == "64x128");
   CHECK(s.variants[4].name == "2x128x192");
   CHECK(s.variants[4].schedule.cluster_m == 2);
+  CHECK(s.variants[5].name == "2x128x144");
+  CHECK(s.variants[5].schedule.cluster_m == 2);
   CHECK(s.variants[0].threads == 256);  // cooperative: the TiledMMA numbers both warpgroups
   CHECK(s.variants[2].threads == 128);  // ping-pong: one warpgroup
   CHECK(s.variants[0].schedule.cluster_m == 2);
