@@ -32,6 +32,8 @@
 //                  the median over the rounds (ratio_best takes each round's fastest, the luckiest of three
 //                  or four)
 //   rounds         how many rounds (--rounds=N, default 7)
+//   ms_rounds      the kernel's time per launch in the rounds: the median over the rounds of its batch's
+//                  (ms_per_launch is time_loop's, timed alone, before them)
 //   sustain_ratio, sustain_ratio_min, sustain_ratio_max
 //                  with --sustain=S, the steady state (sustained): the kernel and the fastest baseline of
 //                  its rounds alternate 5 times in segments of S seconds of back-to-back batches, and only
@@ -480,6 +482,7 @@ struct Rounds {
   std::vector<double> blas, lt, cutlass, best;
   std::string fastest;  // the baseline with the lowest median time over the rounds (--sustain runs against it)
   std::vector<double> vs_fastest;  // over that one baseline, in every round
+  double kernel_ms = 0;             // the kernel's batch: the median of its times over the rounds
 };
 
 // One entry of a round: a baseline, or the kernel.
@@ -541,6 +544,7 @@ Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launc
       f = e;
     }
   out.fastest = entries[f].name;
+  out.kernel_ms = median(times[n - 1]);
   for (int r = 0; r < g_rounds; ++r) out.vs_fastest.push_back(times[f][std::size_t(r)] / times[n - 1][std::size_t(r)]);
   return out;
 }
@@ -642,6 +646,7 @@ void rounds_of(benchmark::State& state, Operands& o, std::string const& what, st
   state.counters["ratio_best_max"] = row.best_max;
   state.counters["ratio_fastest"] = row.vs_fastest;
   state.counters["rounds"] = g_rounds;
+  state.counters["ms_rounds"] = r.kernel_ms / t.batch;
   auto const same =
       std::find_if(g_summary.begin(), g_summary.end(), [&](SummaryRow const& s) { return s.entry == what; });
   if (same == g_summary.end())

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <tuple>
@@ -302,33 +303,53 @@ static_assert(std::is_same_v<MmaOp<144>, SM90_64x144x16_F32F16F16_SS<GMMA::Major
 using Variants = std::tuple<Default, Wide, Pingpong, Small, Mid, Narrow>;
 
 //! [choose]
-/// \brief What each configuration of Variants costs, in ns, measured on an H100 with K a multiple of 64: per
-/// k-tile of a tile, per tile besides, and once per launch (tut::Cost). A cooperative tile's store runs
-/// while its tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a
-/// least-squares fit, in relative error, to one configuration's times at 22 shapes (docs/bench/).
-inline constexpr tut::Cost kCost[6] = {{662, 5731, 680},    // Default, 2x128x256
-                                       {652, 5952, 0},      // Wide, 128x256
-                                       {347, 1627, 1398},   // Pingpong, 128x128
-                                       {225, 635, 1499},    // Small, 64x128
-                                       {522, 4179, 0},      // Mid, 2x128x192
-                                       {419, 2667, 2100}};  // Narrow, 2x128x144
+/// \brief What each configuration of Variants costs, in ns, on an H100 with K a multiple of 64: per k-tile of
+/// a tile, per tile besides, and once per launch (tut::Cost). A cooperative tile's store runs while its
+/// tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a
+/// least-squares fit, in relative error, to one configuration's times at 22 shapes, each its median over
+/// interleaved rounds beside cuBLAS, cuBLASLt and CUTLASS (bench_gemm's ms_rounds,
+/// docs/bench/h100_2026-11-26-sweep-rounds.json): there the 128×256 tiles ran 4% slower than alone, the
+/// ping-pong ones no slower.
+inline constexpr tut::Cost kCost[6] = {{690, 6673, 0},      // Default, 2x128x256
+                                       {689, 6109, 0},      // Wide, 128x256
+                                       {351, 1692, 1463},   // Pingpong, 128x128
+                                       {222, 695, 1599},    // Small, 64x128
+                                       {544, 4472, 0},      // Mid, 2x128x192
+                                       {431, 3431, 757}};   // Narrow, 2x128x144
 
 /// \brief The k-tile's cost by how K's rows lie in L2, in 1/1000 of row 0's. Row 0: K a multiple of 64, whole
 /// 128-byte lines. Row 1: a multiple of 16, whole 32-byte sectors (step 14's second row). Row 2: neither;
 /// every other box row touches five sectors, not four, and the clusters, which load B once for two CTAs,
 /// slow down least.
 inline constexpr std::int64_t kKTileFactor[3][6] = {{1000, 1000, 1000, 1000, 1000, 1000},
-                                                    {1118, 1049, 1254, 1558, 1076, 1113},
-                                                    {1069, 1399, 1916, 2268, 1138, 1260}};
+                                                    {1045, 1037, 1235, 1545, 1043, 1119},
+                                                    {1024, 1312, 1866, 2296, 1087, 1217}};
+
+/// \brief The k-tile's cost where M or N leave a partial tile of the configuration's, in 1/1000: the median
+/// over 12 such shapes in interleaved rounds (docs/bench/h100_2026-11-26-sweep-ragged.json). The
+/// ping-pong configurations slow down, 8% and 27%; the cooperative ones do not.
+inline constexpr std::int64_t kRaggedFactor[6] = {1000, 1000, 1076, 1266, 1000, 1000};
 
 /// \brief kKTileFactor's row for a problem with \p k columns of A and B.
 inline constexpr int rate_row(std::int64_t k) { return k % 64 == 0 ? 0 : k % 16 == 0 ? 1 : 2; }
+
+/// \brief Each configuration's k-tile factor for problem \p p, in 1/1000, in Variants' order: its K row's,
+/// times kRaggedFactor where M or N leave a partial tile of its own.
+inline std::array<std::int64_t, 6> k_factors(tut::Problem const& p) {
+  auto const factor = [&](auto cfg, int i) {
+    typename decltype(cfg)::CtaTiler t;
+    bool const ragged = p.m % size<0>(t) != 0 || p.n % size<1>(t) != 0;
+    return kKTileFactor[rate_row(p.k)][i] * (ragged ? kRaggedFactor[i] : 1000) / 1000;
+  };
+  return {factor(Default{}, 0), factor(Wide{}, 1), factor(Pingpong{}, 2), factor(Small{}, 3), factor(Mid{}, 4),
+          factor(Narrow{}, 5)};
+}
 
 /// \brief The configuration a launch runs for problem \p p, an index into Variants: the one whose busiest
 /// CTA finishes first. That CTA computes ⌈tiles / kCtas⌉ tiles (in clusters, the tile-rows counted up to
 /// whole clusters), each costing its k-tiles and its epilogue (tut::predicted_ns). On a tie, the first.
 inline int choose(tut::Problem const& p) {
-  std::int64_t const* f = kKTileFactor[rate_row(p.k)];
+  std::array<std::int64_t, 6> const f = k_factors(p);
   auto const ns = [&](auto cfg, int i) {
     typename decltype(cfg)::CtaTiler t;
     return tut::predicted_ns(p.m, p.n, p.k, size<0>(t), size<1>(t), size<2>(t), decltype(cfg)::kSchedule, kCost[i], f[i]);

@@ -82,9 +82,14 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_cluster<Cfg>(os, s.traced);
   int const row = rate_row(o.problem.k);
   char const* const rows[] = {"a multiple of 64", "a multiple of 16, not of 64", "not a multiple of 16"};
-  tut::print_cost_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kCost, kKTileFactor[row],
+  bool const ragged = o.problem.m % 128 != 0 || o.problem.n % 128 != 0;  // a partial tile of every configuration's
+  tut::print_cost_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kCost,
+                                   k_factors(o.problem).data(),
                                    "(the busiest CTA's tiles, and the k-tiles of each; the k-tile's cost with K " +
-                                       std::string(rows[row]) + ".)");
+                                       std::string(rows[row]) + "." +
+                                       (ragged ? "\n  M or N leave a partial tile: ping-pong's k-tiles cost more, "
+                                                 "kRaggedFactor.)"
+                                               : ")"));
   tut::print_visits_and_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, int(o.problem.k), &turn_parity);
 }
 

@@ -119,10 +119,15 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
     int const row = p.k % 64 == 0 ? 0 : p.k % 16 == 0 ? 1 : 2;
     REQUIRE(step15::rate_row(p.k) == row);
     std::int64_t const k_tiles = (p.k + 63) / 64;
+    // Each configuration's tile (BLK_M, BLK_N): where M or N leave a partial one, the ragged factor applies.
+    int const tile[6][2] = {{128, 256}, {128, 256}, {128, 128}, {64, 128}, {128, 192}, {128, 144}};
     std::int64_t time[6];
     for (int i = 0; i < 6; ++i) {
       tut::Cost const& cost = step15::kCost[i];
-      time[i] = tiles[i] * (k_tiles * cost.k_tile * step15::kKTileFactor[row][i] / 1000 + cost.tile) + cost.launch;
+      bool const ragged = p.m % tile[i][0] != 0 || p.n % tile[i][1] != 0;
+      std::int64_t const factor = step15::kKTileFactor[row][i] * (ragged ? step15::kRaggedFactor[i] : 1000) / 1000;
+      REQUIRE(step15::k_factors(p)[std::size_t(i)] == factor);
+      time[i] = tiles[i] * (k_tiles * cost.k_tile * factor / 1000 + cost.tile) + cost.launch;
     }
     for (int i = 0; i < 6; ++i) {
       INFO("M " << p.m << " N " << p.n << " K " << p.k << ": config " << c << " against " << i);
@@ -130,18 +135,24 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
       if (i < c) CHECK(time[c] < time[i]);  // ties: the first
     }
   }
-  // Shapes where the H100 run that measured kCost timed every configuration: choose() picks the fastest.
-  CHECK(step15::choose({4096, 4096, 4096}) == 1);  // 128x256: 206.3 us; 2x128x256 210.4, 128x128 207.8
-  CHECK(step15::choose({8192, 8192, 1024}) == 2);  // 128x128: 223.9 us; 128x256 253.6 (its epilogues)
-  CHECK(step15::choose({2048, 2048, 512}) == 2);   // 128x128: 11.2 us; 128x256 12.5
-  CHECK(step15::choose({1536, 1536, 1536}) == 5);  // 2x128x144: 16.3 us; 2x128x192 17.3, 64x128 18.2
-  CHECK(step15::choose({1536, 3072, 2048}) == 5);  // 2x128x144: 34.6 us; 128x128 38.2
-  CHECK(step15::choose({3072, 3072, 3072}) == 4);  // 2x128x192: 94.0 us; 2x128x144 99.2
-  CHECK(step15::choose({1024, 1024, 4096}) == 3);  // 64x128: 17.9 us; 128x128 22.8
-  CHECK(step15::choose({3000, 5000, 3000}) == 0);  // 2x128x256, K's rows not sectors: 163.3 us; 128x256 209.1
-  CHECK(step15::choose({2560, 2560, 2552}) == 0);  // 2x128x256: 66.7 us; 2x128x192 83.1
-  // Not in the sweep: K's rows not sectors; docs/bench/h100_2026-11-26d.json ran it at 618.82 TFLOP/s in
-  // clusters, 472.51 without.
+  // Shapes where the H100 runs that measured the costs timed every configuration in interleaved rounds
+  // (docs/bench/h100_2026-11-26-sweep-rounds.json, -sweep-ragged.json): choose() picks the fastest.
+  CHECK(step15::choose({4096, 4096, 4096}) == 2);  // 128x128: 205.0 us; 2x128x256 218.1, 128x256 227.4
+  CHECK(step15::choose({2048, 2048, 2048}) == 2);  // 128x128: 27.4 us; 128x256 29.6
+  CHECK(step15::choose({8192, 8192, 1024}) == 2);  // 128x128: 229.7 us; 128x256 286.7 (its epilogues)
+  CHECK(step15::choose({2048, 2048, 512}) == 2);   // 128x128: 11.7 us; 128x256 12.7
+  CHECK(step15::choose({1536, 1536, 1536}) == 5);  // 2x128x144: 16.4 us; 2x128x192 17.5, 64x128 18.1
+  CHECK(step15::choose({1536, 3072, 2048}) == 5);  // 2x128x144: 34.7 us; 128x128 37.7
+  CHECK(step15::choose({3072, 3072, 3072}) == 4);  // 2x128x192: 94.6 us; 2x128x144 96.1, 128x128 98.4
+  CHECK(step15::choose({1024, 1024, 4096}) == 3);  // 64x128: 18.0 us; 128x128 23.0
+  CHECK(step15::choose({2560, 2560, 2552}) == 0);  // 2x128x256, K's rows not sectors: 70.5 us; 2x128x144 73.8
+  CHECK(step15::choose({8192, 4096, 1000}) == 0);  // 2x128x256, K's rows not sectors: 130.6 us; 2x128x192 145.3
+  // A partial tile of N: the ping-pong tile slows down (kRaggedFactor), the cooperative ones do not.
+  CHECK(step15::choose({4096, 4000, 4096}) == 1);  // 128x256: 211.4 us; 128x128 253.6
+  CHECK(step15::choose({4000, 4096, 4096}) == 1);  // 128x256: 207.6 us; 128x128 225.3
+  CHECK(step15::choose({8000, 8000, 2048}) == 2);  // partial tiles, 128x128 still: 440.6 us; 128x256 493.4
+  // Not in the sweeps: K's rows not sectors; docs/bench/h100_2026-11-26f.json ran it at 625.27 TFLOP/s in
+  // clusters, 473.53 without.
   CHECK(step15::choose({7000, 7000, 7000}) == 0);
 }
 
@@ -177,16 +188,19 @@ TEST_CASE("the printout: the cluster, its CTAs' tiles and shares of B, and the c
   CHECK(has(out, "B rank 1   rows 128..255 of each 256 x 64 k-tile, 16384 bytes"));
   CHECK(has(out, "empty[s]   4 arrivals: 2 per CTA x 2"));
   CHECK(has(out, "65536 bytes per k-tile of the cluster, not 98304"));
-  CHECK(has(out, "2x128x256  cooperative  32 x 16 = 512     4 x 65            707, 5731, 680"));
+  CHECK(has(out, "2x128x256  cooperative  32 x 16 = 512     4 x 65            706, 6673, 0"));
   CHECK(has(out, "<- runs"));
   // Three tile-rows: the clusters' schedule counts four, the fourth past C.
   std::string const odd = trace_of({384, 512, 8}, "2x128x256");
   CHECK(has(odd, "rows_of(3) = 4"));
   CHECK(has(odd, "CTA 1      rank 1, tiles (1,0)"));
   CHECK(has(odd, "8 tiles (4 x 2, the last tile-row past C's: whole clusters)"));
-  std::string const plain_k = trace_of({4096, 4096, 4096});  // K a multiple of 16: step 14's 128x256 runs
+  std::string const plain_k = trace_of({4096, 4000, 4096});  // K a multiple of 16: step 14's 128x256 runs
   CHECK(has(plain_k, "128x256 runs without clusters"));
   CHECK(has(plain_k, "<- choose()'s pick") == false);
+  CHECK(has(plain_k, "128x128    ping-pong    32 x 32 = 1024    8 x 64            377, 1692, 1463"));  // 351 x 1.076
+  CHECK(has(plain_k, "M or N leave a partial tile: ping-pong's k-tiles cost more"));
+  CHECK_FALSE(has(out, "M or N leave a partial tile"));
   std::string const forced = trace_of({4096, 4096, 4096}, "2x128x256");
   CHECK(has(forced, "<- choose()'s pick"));
   CHECK_FALSE(has(forced, "Each consumer warpgroup computes whole tiles of its own"));  // cooperative: no turns
