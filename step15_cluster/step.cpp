@@ -82,7 +82,9 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_cluster<Cfg>(os, s.traced);
   int const row = rate_row(o.problem.k);
   char const* const rows[] = {"a multiple of 64", "a multiple of 16, not of 64", "not a multiple of 16"};
-  bool const ragged = o.problem.m % 128 != 0 || o.problem.n % 128 != 0;  // a partial tile of every configuration's
+  // M or N leave a partial 128x128 tile (as they do wherever they leave a partial 64x128 one): the
+  // ping-pong k-tiles cost more (kRaggedFactor).
+  bool const ragged = o.problem.m % 128 != 0 || o.problem.n % 128 != 0;
   tut::print_cost_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kCost,
                                    k_factors(o.problem).data(),
                                    "(the busiest CTA's tiles, and the k-tiles of each; the k-tile's cost with K " +

@@ -147,7 +147,7 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
   CHECK(step15::choose({1024, 1024, 4096}) == 3);  // 64x128: 18.0 us; 128x128 23.0
   CHECK(step15::choose({2560, 2560, 2552}) == 0);  // 2x128x256, K's rows not sectors: 70.5 us; 2x128x144 73.8
   CHECK(step15::choose({8192, 4096, 1000}) == 0);  // 2x128x256, K's rows not sectors: 130.6 us; 2x128x192 145.3
-  // A partial tile of N: the ping-pong tile slows down (kRaggedFactor), the cooperative ones do not.
+  // A partial tile of N or M: the ping-pong tile slows down (kRaggedFactor), the cooperative ones do not.
   CHECK(step15::choose({4096, 4000, 4096}) == 1);  // 128x256: 211.4 us; 128x128 253.6
   CHECK(step15::choose({4000, 4096, 4096}) == 1);  // 128x256: 207.6 us; 128x128 225.3
   CHECK(step15::choose({8000, 8000, 2048}) == 2);  // partial tiles, 128x128 still: 440.6 us; 128x256 493.4
