@@ -327,7 +327,9 @@ inline constexpr std::int64_t kKTileFactor[3][6] = {{1000, 1000, 1000, 1000, 100
 
 /// \brief The k-tile's cost where M or N leave a partial tile of the configuration's, in 1/1000: the median
 /// over 12 such shapes in interleaved rounds (docs/bench/h100_2026-11-26-sweep-ragged.json). The
-/// ping-pong configurations slow down, 8% and 27%; the cooperative ones do not.
+/// ping-pong configurations slow down, 8% and 27%; the cooperative ones' medians, 0.96 to 1.03, lie
+/// within what one run can tell from noise (5%), and count as 1. scripts/fit_costs.py fits all three
+/// tables from the sweeps, and checks these against them.
 inline constexpr std::int64_t kRaggedFactor[6] = {1000, 1000, 1076, 1266, 1000, 1000};
 
 /// \brief kKTileFactor's row for a problem with \p k columns of A and B.

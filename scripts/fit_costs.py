@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Step 15's costs (step15_cluster/config.hpp: kCost, kKTileFactor, kRaggedFactor), fitted from the sweeps
+that measured them, so that a new GPU or a new kernel can have its own.
+
+    scripts/fit_costs.py            # print the three tables, as config.hpp writes them
+    scripts/fit_costs.py --check    # exit 1 unless config.hpp holds what the sweeps give
+
+The sweeps are bench_gemm runs of every configuration in interleaved rounds (`--rounds=5`), whose counter
+`ms_rounds` is a configuration's median time per launch there:
+
+    bench_gemm --sizes=<shapes> --benchmark_filter='step15_cluster/' --rounds=5 --benchmark_out=<json>
+
+- SWEEP: 32 shapes with M and N multiples of 256 (no partial tile). Per configuration, a least-squares fit,
+  in relative error, of t = T·(k·k_tile + tile) + launch over the 22 shapes with K a multiple of 64, where
+  T is the busiest CTA's tiles and k their k-tiles (a negative launch refits without it); then, per K row
+  (rate_row), the k-tile factor that fits that row's shapes best, in the same sense.
+- RAGGED: 12 shapes whose M or N leave a partial tile, and 4096³. Per configuration, the median over the
+  shapes where M or N leave a partial tile of its own of the factor on the k-tile that the time asks for,
+  each time first divided by the configuration's measured/predicted ratio at 4096³ in the same run (the
+  two sweeps ran on different machines). A median within 5% of 1, what one run of rounds cannot tell
+  from noise (bench/README.md, --control), counts as no slowdown: 1000.
+
+The step's launch that picks by itself is named without its configuration ("step15_cluster/<size>"): it
+is the one configuration not named at that size.
+"""
+import json
+import pathlib
+import re
+import statistics
+import sys
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SWEEP = ROOT / "docs/bench/h100_2026-11-26-sweep-rounds.json"
+RAGGED = ROOT / "docs/bench/h100_2026-11-26-sweep-ragged.json"
+CONFIG = ROOT / "step15_cluster/config.hpp"
+CTAS = 132
+NOISE = 50  # in 1/1000: how far one run of rounds leaves a ratio from 1 (bench/README.md, --control)
+# Variants' order (config.hpp), each (BLK_M, BLK_N, CTAs per cluster along M).
+VARIANTS = {"2x128x256": (128, 256, 2), "128x256": (128, 256, 1), "128x128": (128, 128, 1),
+            "64x128": (64, 128, 1), "2x128x192": (128, 192, 2), "2x128x144": (128, 144, 2)}
+NAMES = {"2x128x256": "Default", "128x256": "Wide", "128x128": "Pingpong", "64x128": "Small",
+         "2x128x192": "Mid", "2x128x144": "Narrow"}
+
+
+def busiest_tiles(m, n, variant):
+    """tut::busiest_cta_work / (BLK_M·BLK_N): the busiest CTA's tiles, tile-rows counted up to clusters."""
+    bm, bn, cluster = VARIANTS[variant]
+    rows = -(-(-(-m // bm)) // cluster) * cluster
+    return -(-(rows * -(-n // bn)) // CTAS)
+
+
+def rate_row(k):
+    return 0 if k % 64 == 0 else 1 if k % 16 == 0 else 2
+
+
+def ragged(m, n, variant):
+    bm, bn, _ = VARIANTS[variant]
+    return m % bm != 0 or n % bn != 0
+
+
+def load(path):
+    """{(variant, (m, n, k)): ns per launch in the rounds}."""
+    by_size = {}
+    for b in json.loads(path.read_text())["benchmarks"]:
+        if b.get("run_type") != "iteration" or not b["name"].startswith("step15_cluster/") or "ms_rounds" not in b:
+            continue
+        parts = b["name"].split("/")
+        size = tuple(int(x) for x in parts[-2].split("x"))
+        by_size.setdefault(size, {})[parts[1] if len(parts) == 4 else None] = b["ms_rounds"] * 1e6
+    out = {}
+    for size, entries in by_size.items():
+        unnamed = [v for v in VARIANTS if v not in entries]
+        if None in entries:
+            if len(unnamed) != 1:
+                sys.exit(f"fit_costs: {size}: the step's own pick is not the one configuration left unnamed")
+            entries[unnamed[0]] = entries.pop(None)
+        out.update({(v, size): ns for v, ns in entries.items()})
+    return out
+
+
+def fit(times):
+    """kCost and kKTileFactor: {variant: (k_tile, tile, launch)}, {variant: (1000, row 1, row 2)}."""
+    cost, factor = {}, {}
+    for v in VARIANTS:
+        rows = [(busiest_tiles(m, n, v), -(-k // 64), t) for (w, (m, n, k)), t in times.items()
+                if w == v and rate_row(k) == 0]
+        x = np.array([[tiles * k_tiles / t, tiles / t, 1 / t] for tiles, k_tiles, t in rows])
+        c = np.linalg.lstsq(x, np.ones(len(rows)), rcond=None)[0]
+        if c[2] < 0:  # no negative launch cost
+            c = np.append(np.linalg.lstsq(x[:, :2], np.ones(len(rows)), rcond=None)[0], 0.0)
+        cost[v] = tuple(int(round(float(a))) for a in c)
+        k_tile, tile, launch = cost[v]
+        row_factors = [1000]
+        for row in (1, 2):  # least squares, in relative error, of the factor alone
+            num = den = 0.0
+            for (w, (m, n, k)), t in times.items():
+                if w == v and rate_row(k) == row:
+                    tiles = busiest_tiles(m, n, v)
+                    a, b = tiles * -(-k // 64) * k_tile / t, (t - tiles * tile - launch) / t
+                    num, den = num + a * b, den + a * a
+            row_factors.append(int(round(1000 * num / den)))
+        factor[v] = tuple(row_factors)
+    return cost, factor
+
+
+def predicted(m, n, k, v, cost, factor):
+    tiles = busiest_tiles(m, n, v)
+    k_tile, tile, launch = cost[v]
+    return tiles * (-(-k // 64) * k_tile * factor[v][rate_row(k)] / 1000 + tile) + launch
+
+
+def fit_ragged(times, cost, factor):
+    """kRaggedFactor: {variant: factor in 1/1000}."""
+    out = {}
+    for v in VARIANTS:
+        base = times[(v, (4096, 4096, 4096))] / predicted(4096, 4096, 4096, v, cost, factor)
+        fs = []
+        for (w, (m, n, k)), t in times.items():
+            if w != v or not ragged(m, n, v):
+                continue
+            tiles, (k_tile, tile, launch) = busiest_tiles(m, n, v), cost[v]
+            fs.append((t / base - launch - tiles * tile) / (tiles * -(-k // 64) * k_tile * factor[v][rate_row(k)] / 1000))
+        median = int(round(1000 * statistics.median(fs)))
+        out[v] = median if abs(median - 1000) > NOISE else 1000
+    return out
+
+
+def tables(cost, factor, rag):
+    """The three tables' numbers, in Variants' order."""
+    return ([cost[v] for v in VARIANTS], [[factor[v][r] for v in VARIANTS] for r in range(3)],
+            [rag[v] for v in VARIANTS])
+
+
+def in_config():
+    """The same three tables as config.hpp has them."""
+    text = CONFIG.read_text()
+    ints = lambda s: [int(x) for x in re.findall(r"-?\d+", s)]
+    body = lambda name: re.search(name + r"\[[^]]*\](?:\[[^]]*\])? = (\{.*?\});", text, re.S).group(1)
+    c = ints(re.sub(r"//[^\n]*", "", body("kCost")))
+    f = ints(body("kKTileFactor"))
+    return ([tuple(c[i:i + 3]) for i in range(0, len(c), 3)], [f[i:i + 6] for i in range(0, len(f), 6)],
+            ints(body("kRaggedFactor")))
+
+
+def main(argv):
+    cost, factor = fit(load(SWEEP))
+    rag = fit_ragged(load(RAGGED), cost, factor)
+    fitted = tables(cost, factor, rag)
+    if argv[1:] == ["--check"]:
+        held = in_config()
+        if held != fitted:
+            print(f"fit_costs: {CONFIG.relative_to(ROOT)} holds {held},\n  the sweeps give {fitted}", file=sys.stderr)
+            return 1
+        print(f"fit_costs: {CONFIG.relative_to(ROOT)} holds the costs that {SWEEP.name} and {RAGGED.name} give")
+        return 0
+    if argv[1:]:
+        print(__doc__, file=sys.stderr)
+        return 2
+    print("kCost:", ", ".join(f"{{{a}, {b}, {c}}}  // {NAMES[v]}" for v, (a, b, c) in zip(VARIANTS, fitted[0])))
+    print("kKTileFactor:", fitted[1])
+    print("kRaggedFactor:", fitted[2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
