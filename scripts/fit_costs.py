@@ -10,10 +10,11 @@ The sweeps are bench_gemm runs of every configuration in interleaved rounds (`--
 
     bench_gemm --sizes=<shapes> --benchmark_filter='step15_cluster/' --rounds=5 --benchmark_out=<json>
 
-- SWEEP: 32 shapes with M and N multiples of 256 (no partial tile). Per configuration, a least-squares fit,
-  in relative error, of t = T·(k·k_tile + tile) + launch over the 22 shapes with K a multiple of 64, where
-  T is the busiest CTA's tiles and k their k-tiles (a negative launch refits without it); then, per K row
-  (rate_row), the k-tile factor that fits that row's shapes best, in the same sense.
+- SWEEP: 32 shapes. Per configuration, a least-squares fit, in relative error, of
+  t = T·(k·k_tile + tile) + launch over the 22 shapes with K a multiple of 64 (M and N multiples of 128
+  in all of them), where T is the busiest CTA's tiles and k their k-tiles (a negative launch refits
+  without it); then, per K row (rate_row), the k-tile factor that fits that row's shapes best, in the
+  same sense, over the other 10 (two of them, 3000×5000×3000 and 5000×3000×2040, leave partial tiles).
 - RAGGED: 12 shapes whose M or N leave a partial tile, and 4096³. Per configuration, the median over the
   shapes where M or N leave a partial tile of its own of the factor on the k-tile that the time asks for,
   each time first divided by the configuration's measured/predicted ratio at 4096³ in the same run (the
