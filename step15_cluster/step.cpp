@@ -2,6 +2,9 @@
 // ring, the TMA boxes, one thread's wgmma partition and accumulators, the epilogue's subtiles), for the
 // configuration the launch picks, and what is new: the cluster, its CTAs' tiles and their shares of B;
 // then why the launch picks that configuration (and, in ping-pong, the turns).
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <tuple>
@@ -82,11 +85,10 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   print_cluster<Cfg>(os, s.traced);
   int const row = rate_row(o.problem.k);
   char const* const rows[] = {"a multiple of 64", "a multiple of 16, not of 64", "not a multiple of 16"};
-  // M or N leave a partial 128x128 tile (as they do wherever they leave a partial 64x128 one): the
-  // ping-pong k-tiles cost more (kRaggedFactor).
-  bool const ragged = o.problem.m % 128 != 0 || o.problem.n % 128 != 0;
-  tut::print_cost_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kCost,
-                                   k_factors(o.problem).data(),
+  // Where M or N leave a partial tile of a ping-pong configuration, its k-tile costs more than its K row says.
+  std::array<std::int64_t, 6> const factors = k_factors(o.problem);
+  bool const ragged = !std::equal(factors.begin(), factors.end(), kKTileFactor[row]);
+  tut::print_cost_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kCost, factors.data(),
                                    "(the busiest CTA's tiles, and the k-tiles of each; the k-tile's cost with K " +
                                        std::string(rows[row]) + "." +
                                        (ragged ? "\n  M or N leave a partial tile: ping-pong's k-tiles cost more, "
