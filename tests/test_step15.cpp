@@ -195,11 +195,12 @@ TEST_CASE("the printout: the cluster, its CTAs' tiles and shares of B, and the c
   CHECK(has(odd, "rows_of(3) = 4"));
   CHECK(has(odd, "CTA 1      rank 1, tiles (1,0)"));
   CHECK(has(odd, "8 tiles (4 x 2, the last tile-row past C's: whole clusters)"));
-  std::string const plain_k = trace_of({4096, 4000, 4096});  // K a multiple of 16: step 14's 128x256 runs
-  CHECK(has(plain_k, "128x256 runs without clusters"));
-  CHECK(has(plain_k, "<- choose()'s pick") == false);
-  CHECK(has(plain_k, "128x128    ping-pong    32 x 32 = 1024    8 x 64            377, 1692, 1463"));  // 351 x 1.076
-  CHECK(has(plain_k, "M or N leave a partial tile: ping-pong's k-tiles cost more"));
+  // K a multiple of 64 and a partial tile of N: step 14's 128x256 runs, and ping-pong's k-tiles cost more.
+  std::string const ragged_n = trace_of({4096, 4000, 4096});
+  CHECK(has(ragged_n, "128x256 runs without clusters"));
+  CHECK(has(ragged_n, "<- choose()'s pick") == false);
+  CHECK(has(ragged_n, "128x128    ping-pong    32 x 32 = 1024    8 x 64            377, 1692, 1463"));  // 351 x 1.076
+  CHECK(has(ragged_n, "M or N leave a partial tile: ping-pong's k-tiles cost more"));
   CHECK_FALSE(has(out, "M or N leave a partial tile"));
   std::string const forced = trace_of({4096, 4096, 4096}, "2x128x256");
   CHECK(has(forced, "<- choose()'s pick"));
