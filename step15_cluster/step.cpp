@@ -84,16 +84,11 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   tut::print_section(os, 4, "What is new: clusters of two CTAs, which share each k-tile of B");
   print_cluster<Cfg>(os, s.traced);
   int const row = rate_row(o.problem.k);
-  char const* const rows[] = {"a multiple of 64", "a multiple of 16, not of 64", "not a multiple of 16"};
   // Where M or N leave a partial tile of a ping-pong configuration, its k-tile costs more than its K row says.
   std::array<std::int64_t, 6> const factors = k_factors(o.problem);
   bool const ragged = !std::equal(factors.begin(), factors.end(), kKTileFactor[row]);
   tut::print_cost_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kCost, factors.data(),
-                                   "(the busiest CTA's tiles, and the k-tiles of each; the k-tile's cost with K " +
-                                       std::string(rows[row]) + "." +
-                                       (ragged ? "\n  M or N leave a partial tile: ping-pong's k-tiles cost more, "
-                                                 "kRaggedFactor.)"
-                                               : ")"));
+                                   tut::k_tile_cost_note(row, ragged));
   tut::print_visits_and_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, int(o.problem.k), &turn_parity);
 }
 

@@ -1,12 +1,19 @@
 // Host tests of the pictures (tut/svg.hpp, tut/pictures.hpp): the cells they draw are the TiledMMA's
-// partition_C, edges are marked, the page embeds exactly that data, and the SVG text is escaped.
+// partition_C, edges are marked, the page embeds exactly that data, and the SVG text is escaped; the
+// choice picture (tut/choice.hpp) draws each shape's key and a legend of the keys it drew.
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
+
+#include <unistd.h>
 
 #include <cute/tensor.hpp>
 
 #include "catch.hpp"
+#include "tut/choice.hpp"
 #include "tut/pictures.hpp"
 #include "tut/svg.hpp"
 
@@ -114,4 +121,23 @@ TEST_CASE("row_period: the fewest rows after which a picture repeats", "[picture
   CHECK(f.rows == 2);
   CHECK(f.owner.size() == 4);
   CHECK(f.owner[3] == std::pair{3, 0});
+}
+
+TEST_CASE("the choice picture: a cell per shape, and a legend of the keys its cells use", "[pictures]") {
+  namespace fs = std::filesystem;
+  fs::path const file = fs::temp_directory_path() / ("tut_choice_" + std::to_string(::getpid()) + ".svg");
+  // Key 0 where M is at most 2048, key 2 elsewhere; key 1 never.
+  tut::write_choice_picture(file.string(), "title", "note", 64, [](tut::Problem const& p) { return p.m <= 2048 ? 0 : 2; },
+                            {{"A", "#ffffff", "first", "one"}, {"B", "#ffffff", "second", "two"},
+                             {"C", "#ffffff", "third", "three"}});
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string const svg = ss.str();
+  fs::remove(file);
+  CHECK(svg.find("A: first one") != std::string::npos);
+  CHECK(svg.find("C: third three") != std::string::npos);
+  CHECK(svg.find("B: second two") == std::string::npos);
+  CHECK(svg.find("M 2048, N 8192: first, one") != std::string::npos);
+  CHECK(svg.find("M 3072, N 1024: third, three") != std::string::npos);
 }

@@ -110,6 +110,11 @@ void print_cost_choice(std::ostream& os, Problem const& p, std::string const& pr
                                {18, 24, 14}, weigh, note);
 }
 
+/// \brief The note under print_cost_choice's table where a k-tile's cost depends on how K's rows lie in L2
+/// (steps 15 and 16): \p row 0, K a multiple of 64; 1, of 16 and not 64; 2, neither; and \p ragged, where
+/// M or N leave a partial tile and the ping-pong k-tiles cost more (kRaggedFactor).
+std::string k_tile_cost_note(int row, bool ragged);
+
 /// \brief One configuration in the picture of the choice.
 struct ChoiceKey {
   std::string mark;      ///< the letter in its cells
@@ -119,8 +124,8 @@ struct ChoiceKey {
 };
 
 /// \brief The picture of the choice: \p choose's pick for M and N from 1024 to 8192 in steps of 1024 and
-/// K = \p k, one cell each, marked and coloured by \p keys (one per configuration, in Variants' order),
-/// written to \p file.
+/// K = \p k, one cell each, marked and coloured by \p keys (one per index \p choose returns: in Variants'
+/// order), written to \p file; the legend names the keys of the cells.
 void write_choice_picture(std::string const& file, std::string const& title, std::string const& note, std::int64_t k,
                           std::function<int(Problem const&)> const& choose, std::vector<ChoiceKey> const& keys);
 
