@@ -12,6 +12,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include <cute/tensor.hpp>
 
@@ -56,6 +57,24 @@ void launch_tiles(GemmArgs const& args, CtaTiler cta_tiler, TiledMma mma,
 }
 //! [launch_tiles]
 
+/// \brief True where Cfg has `static bool dependent_launch(Problem const&)` (step 16's configurations).
+template <class Cfg, class = void>
+struct HasDependentLaunch : std::false_type {};
+template <class Cfg>
+struct HasDependentLaunch<Cfg, std::void_t<decltype(Cfg::dependent_launch(std::declval<Problem const&>()))>>
+    : std::true_type {};
+
+/// \brief Whether the launch of Cfg's kernel on \p problem lets the next kernel in the stream start early
+/// (programmatic dependent launch): what `Cfg::dependent_launch(problem)` says, where Cfg has it (step
+/// 16, whose kernel waits for the grid before it with `griddepcontrol.wait`); never elsewhere.
+template <class Cfg>
+bool dependent_launch(Problem const& problem) {
+  if constexpr (HasDependentLaunch<Cfg>::value)
+    return Cfg::dependent_launch(problem);
+  else
+    return false;
+}
+
 /// \brief Launch \p kernel on \p p: Cfg's threads and shared memory, and the grid p.schedule gives for
 /// the tiles of \p GridTiler (the configuration's CTA tiler).
 //! [launch_kernel]
@@ -64,16 +83,27 @@ void launch_kernel(void (*kernel)(Params), Params const& p, Problem const& probl
   allow_dynamic_smem(reinterpret_cast<void const*>(kernel), Cfg::kSmemBytes);
   TileCoord const tiles = tile_counts(problem.m, problem.n, cute::size<0>(GridTiler{}), cute::size<1>(GridTiler{}));
   GridDims const grid = p.schedule.grid(tiles.m, tiles.n);
-  if constexpr (kScheduleOf<Cfg>.cluster_m == 1) {
+  constexpr int kCluster = kScheduleOf<Cfg>.cluster_m;
+  bool const dependent = dependent_launch<Cfg>(problem);
+  if (kCluster == 1 && !dependent) {
     kernel<<<dim3(grid.x, grid.y), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(p);  // dynamic smem: one Cfg::Smem
-  } else {  // CTAs in clusters of kScheduleOf<Cfg>.cluster_m along x (step 15): a launch attribute, so cudaLaunchKernelEx
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim = {unsigned(kScheduleOf<Cfg>.cluster_m), 1, 1};
-    cudaLaunchConfig_t const config{dim3(grid.x, grid.y), dim3(Cfg::kThreads), std::size_t(Cfg::kSmemBytes), stream,
-                                    &cluster, 1};
-    (void)cudaLaunchKernelEx(&config, kernel, p);  // an error is the launch's, which the caller checks, as after <<<>>>
+    return;
   }
+  // Launch attributes, so cudaLaunchKernelEx: CTAs in clusters of kCluster along x (step 15); the next
+  // kernel in the stream may start before this one ends (step 16).
+  cudaLaunchAttribute attributes[2]{};
+  unsigned count = 0;
+  if (kCluster > 1) {
+    attributes[count].id = cudaLaunchAttributeClusterDimension;
+    attributes[count++].val.clusterDim = {unsigned(kCluster), 1, 1};
+  }
+  if (dependent) {
+    attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[count++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  cudaLaunchConfig_t const config{dim3(grid.x, grid.y), dim3(Cfg::kThreads), std::size_t(Cfg::kSmemBytes), stream,
+                                  attributes, count};
+  (void)cudaLaunchKernelEx(&config, kernel, p);  // an error is the launch's, which the caller checks, as after <<<>>>
 }
 //! [launch_kernel]
 
