@@ -95,7 +95,7 @@ TEST_CASE("dependent_launch(): where the busiest CTA computes one tile", "[step1
   CHECK_FALSE(Narrow::dependent_launch({384, 144 * 44, 64}));
 }
 
-TEST_CASE("sizes, GPUs and the bug: any M and N, K a multiple of 8, compute capability 9.0 only", "[step16]") {
+TEST_CASE("sizes, GPUs and the bugs: any M and N, K a multiple of 8, compute capability 9.0 only", "[step16]") {
   tut::Step const& s = step16::step();
   CHECK(s.in_type == tut::DType::f16);
   CHECK(s.min_cc == 90);
