@@ -2,7 +2,8 @@
 /// \brief Host checks that several steps share because their kernels share the thing checked: the
 /// 128-byte-swizzled smem ring of the Hopper steps, the wgmma accumulators and the warpgroups'
 /// partitions, the epilogue through smem (steps 07-10) and its subtiles (steps 11-12). Each takes the step's configuration \p Cfg;
-/// the step's own test file calls them inside its TEST_CASEs, so a failure names the step.
+/// the step's own test file calls them inside its TEST_CASEs, so a failure names the step. And the
+/// printout of a step that picks its configuration by size, as its tests read it (steps 14-16).
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <map>
 #include <tuple>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +21,7 @@
 
 #include "catch.hpp"
 #include "tut/format.hpp"
+#include "tut/harness.hpp"
 #include "tut/host_smem.hpp"
 #include "tut/mask.hpp"
 #include "tut/problem.hpp"
@@ -27,6 +30,20 @@ namespace gemm_checks {
 
 using namespace cute;
 using tut::plain;
+
+/// \brief What step \p s prints (sections 2 to 4) for problem \p p: the configuration \p variant names,
+/// or, where it is empty, the one the launch picks.
+inline std::string trace_of(tut::Step const& s, tut::Problem p, std::string const& variant = "") {
+  tut::Options o;
+  o.problem = p;
+  o.variant = variant;
+  std::ostringstream os;
+  tut::variant_for(s, o).trace(os, o);
+  return os.str();
+}
+
+/// \brief Whether printout \p out holds \p text.
+inline bool has(std::string const& out, std::string const& text) { return out.find(text) != std::string::npos; }
 
 /// \brief The smem ring of \p Cfg (sA and sB, (BLK_MN,64,STAGES) of halves) is GMMA's 128-byte swizzle at
 /// every (mn,k,stage): what wgmma's "128B swizzle" mode reads and CU_TENSOR_MAP_SWIZZLE_128B writes,

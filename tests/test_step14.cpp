@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -26,20 +25,14 @@ using step14::Default;
 using step14::Pingpong;
 using step14::Small;
 using gemm_checks::busiest_visits;
+using gemm_checks::has;
 using tut::plain;
 
 namespace {
 
-std::string trace_of(tut::Problem p, std::string variant = "") {
-  tut::Options o;
-  o.problem = p;
-  o.variant = variant;
-  std::ostringstream os;
-  tut::variant_for(step14::step(), o).trace(os, o);
-  return os.str();
+std::string trace_of(tut::Problem p, std::string const& variant = "") {
+  return gemm_checks::trace_of(step14::step(), p, variant);
 }
-
-bool has(std::string const& out, std::string const& text) { return out.find(text) != std::string::npos; }
 
 template <class Cfg>
 void check_configuration() {

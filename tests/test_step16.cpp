@@ -6,7 +6,6 @@
 // where each CTA lets the next grid in; the bug no GPU check sees.
 #include <cstdint>
 #include <random>
-#include <sstream>
 #include <string>
 
 #include <cute/tensor.hpp>
@@ -25,19 +24,13 @@ using step16::Pingpong;
 using step16::Small;
 using step16::Wide;
 using gemm_checks::busiest_visits;
+using gemm_checks::has;
 
 namespace {
 
-std::string trace_of(tut::Problem p, std::string variant = "") {
-  tut::Options o;
-  o.problem = p;
-  o.variant = variant;
-  std::ostringstream os;
-  tut::variant_for(step16::step(), o).trace(os, o);
-  return os.str();
+std::string trace_of(tut::Problem p, std::string const& variant = "") {
+  return gemm_checks::trace_of(step16::step(), p, variant);
 }
-
-bool has(std::string const& out, std::string const& text) { return out.find(text) != std::string::npos; }
 
 template <class Cfg>
 void check_configuration() {
