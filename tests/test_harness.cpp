@@ -336,6 +336,23 @@ TEST_CASE("report_sass passes with every class and no spill, and names what a bu
   CHECK(tut::report_sass(os, classes, clean, 0, "here", {}, "").pass);
   CHECK(tut::sass_count(clean, "LDSM", 0) == 1);
   CHECK(tut::sass_count(clean, "LDSM", 2) == 1);
+  // A class the kernels must not hold: kernel 0 holds none of it and passes; bug 2, which has one, fails.
+  auto const with_absent = [&](char const* pattern) {
+    auto c = classes;
+    c.push_back({pattern, "must not be there", true});
+    return c;
+  };
+  clean[1].instructions.push_back("PREEXIT");
+  r = tut::report_sass(os, with_absent("PREEXIT"), clean, 0, "here", {}, "");
+  CHECK(r.pass);
+  CHECK(r.verdict.find("none it must not hold") != std::string::npos);
+  r = tut::report_sass(os, with_absent("PREEXIT"), clean, 2, "here", {}, "");
+  CHECK_FALSE(r.pass);
+  CHECK(r.verdict.find("the bug put PREEXIT into the SASS") != std::string::npos);
+  // Kernel 0 holding one fails.
+  r = tut::report_sass(os, with_absent("LDS.128"), clean, 0, "here", {}, "");
+  CHECK_FALSE(r.pass);
+  CHECK(r.verdict.find("LDS.128 in the SASS, which must hold none") != std::string::npos);
 }
 
 // ---- The watchdog and the planted bugs ---------------------------------------------------------------------

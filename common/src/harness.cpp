@@ -54,7 +54,7 @@ std::string check_words(Check c) {
     case Check::memcheck: return "`compute-sanitizer --tool memcheck` reports errors";
     case Check::racecheck: return "`compute-sanitizer --tool racecheck` reports hazards";
     case Check::watchdog: return "the kernel never finishes: the watchdog prints one line and exits 3";
-    case Check::sass: return "no GPU check sees it; `--sass` (the SASS test) reports what the bug took out of the SASS";
+    case Check::sass: return "no GPU check sees it; `--sass` (the SASS test) reports what the bug took out of the SASS, or put in";
   }
   return "?";
 }

@@ -125,9 +125,10 @@ SassReport report_sass(std::ostream& os, std::vector<SassClass> const& classes, 
   int const w = 30;
   os << "  " << std::left << std::setw(w) << "class" << std::right << std::setw(10) << here_name << std::setw(10)
      << (previous_name.empty() ? "" : previous_name) << "   what\n";
-  std::string missing;
+  std::string missing, added;  // the classes not in the SASS; the absent ones that are
   auto row = [&](SassClass const& c, long here) {
-    os << "  " << std::left << std::setw(w) << c.pattern << std::right << std::setw(10) << here << std::setw(10);
+    os << "  " << std::left << std::setw(w) << (std::string(c.pattern) + (c.absent ? ", none" : "")) << std::right
+       << std::setw(10) << here << std::setw(10);
     if (previous_name.empty())
       os << "";
     else if (previous.empty())
@@ -139,7 +140,8 @@ SassReport report_sass(std::ostream& os, std::vector<SassClass> const& classes, 
   for (auto const& c : classes) {
     long const here = sass_count(kernels, c.pattern, bug);
     row(c, here);
-    if (here == 0) missing += (missing.empty() ? "" : ", ") + std::string(c.pattern);
+    std::string& list = c.absent ? added : missing;
+    if ((here != 0) == c.absent) list += (list.empty() ? "" : ", ") + std::string(c.pattern);
   }
   long spills = 0;
   for (auto const& c : kSassSpills) {
@@ -148,19 +150,27 @@ SassReport report_sass(std::ostream& os, std::vector<SassClass> const& classes, 
     spills += here;
   }
   std::string const of = std::to_string(n_kernels) + (n_kernels == 1 ? " kernel" : " kernels");
-  if (bug != 0) {
-    r.pass = missing.empty() && spills == 0;
-    r.verdict = r.pass ? "PASS: the SASS of the " + of + " with this bug still holds every class: it cannot see the bug"
-                       : "FAIL: the bug took " + (missing.empty() ? std::string("nothing") : missing) +
-                             " out of the SASS" + (spills ? " and made it spill" : "");
-  } else {
-    r.pass = missing.empty() && spills == 0;
-    r.verdict = r.pass ? "PASS: every class of this step's idea is in the SASS of its " + of + ", and nothing spills"
-                       : "FAIL: " + (missing.empty() ? std::string() : "no " + missing + " in the SASS") +
-                             (spills ? std::string(missing.empty() ? "" : "; ") + std::to_string(spills) +
-                                           " local-memory instructions (spills)"
-                                     : "");
-  }
+  // What is wrong, in words, one part per kind.
+  std::vector<std::string> wrong;
+  if (!missing.empty())
+    wrong.push_back(bug ? "the bug took " + missing + " out of the SASS" : "no " + missing + " in the SASS");
+  if (!added.empty())
+    wrong.push_back(bug ? "the bug put " + added + " into the SASS" : added + " in the SASS, which must hold none");
+  if (spills)
+    wrong.push_back(bug ? "the bug made it spill" : std::to_string(spills) + " local-memory instructions (spills)");
+  std::string why;
+  for (auto const& part : wrong) why += (why.empty() ? "" : "; ") + part;
+  r.pass = wrong.empty();
+  if (bug != 0)
+    r.verdict = r.pass ? "PASS: the SASS of the " + of + " with this bug is as the step declares: it cannot see the bug"
+                       : "FAIL: " + why;
+  else
+    r.verdict = r.pass ? "PASS: every class of this step's idea is in the SASS of its " + of +
+                             (std::any_of(classes.begin(), classes.end(), [](SassClass const& c) { return c.absent; })
+                                  ? ", none it must not hold,"
+                                  : ",") +
+                             " and nothing spills"
+                       : "FAIL: " + why;
   return r;
 }
 

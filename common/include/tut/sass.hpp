@@ -13,10 +13,12 @@
 
 namespace tut {
 
-/// \brief One class of SASS instructions, as a step declares it.
+/// \brief One class of SASS instructions, as a step declares it: one its kernels must hold, or, \p absent,
+/// one they must not (an instruction the step's idea leaves out on purpose).
 struct SassClass {
   char const* pattern;  ///< "OPCODE[.MODIFIER...][ operand text]": see sass.hpp
   char const* what;     ///< what it is, in CUDA or CuTe terms: "ldmatrix (copy(SM75_U32x4_LDSM_N))"
+  bool absent = false;  ///< the kernels must hold none of it
 };
 
 /// \brief The instructions no kernel may hold: local-memory loads and stores, which are register spills
@@ -53,14 +55,15 @@ std::string cuobjdump_command();
 
 /// \brief What --sass prints and decides for one step binary.
 struct SassReport {
-  bool pass = false;        ///< every class present and no spill (bug 0), or, for a planted bug, a class missing
+  bool pass = false;        ///< every class as declared and no spill (bug 0); for a planted bug, the same (it cannot see the bug)
   std::string verdict;      ///< one line: PASS/FAIL and why
 };
 
 /// \brief Count \p classes and the spills in \p kernels (bug \p bug; 0 for the real kernels) beside
 /// \p previous (the step before's kernels, bug 0; empty when it is not built), print a table to \p os
 /// headed by \p here_name and \p previous_name, and decide. For bug 0 the SASS passes when every class
-/// occurs and nothing spills; for a planted bug the report says which class it took away (pass = false).
+/// occurs, none of the absent ones does, and nothing spills; for a planted bug the report says which class
+/// it took away or put in (pass = false).
 SassReport report_sass(std::ostream& os, std::vector<SassClass> const& classes, std::vector<SassKernel> const& kernels,
                        int bug, std::string const& here_name, std::vector<SassKernel> const& previous,
                        std::string const& previous_name);
