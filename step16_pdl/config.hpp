@@ -2,7 +2,7 @@
 /// \brief Step 16's one source of truth: the problem layouts, and a Config holding the CTA tiler,
 /// the staged smem layouts in GMMA's swizzle atom, the bytes of each TMA box, the epilogue's subtiles and
 /// their smem buffers, one group's TiledMMA, the warp roles, the persistent tile schedule, in clusters,
-/// the pipeline's barrier state, with the turns of ping-pong, and where the launch lets the next grid
+/// the pipeline's barrier state, with the turns of ping-pong, and that the launch lets the next grid
 /// start early; the configurations, and the rule that picks one.
 ///
 /// The kernel, the printout, the tests and the benchmark all build their layouts from these types, so
@@ -177,7 +177,7 @@ enum class Bug : int {
   none = 0,                  ///< the kernel as written
   //~bug{
   no_grid_wait = 1,          ///< no griddepcontrol.wait: may read A and B, and store C, under the grid before
-  no_trigger = 2,            ///< no griddepcontrol.launch_dependents: the next grid launches as this one's CTAs exit
+  early_trigger = 2,         ///< griddepcontrol.launch_dependents first: the next grid launches at once
   //~bug}
   count  ///< one past the last: the build compiles a launch for each of none .. count-1
 };
@@ -228,17 +228,11 @@ struct Config {
   static_assert(kSchedule.kind == tut::Visit::persistent, "the kernel's CTAs loop over their tiles");
   //! [dependent_launch]
   /// \brief Whether the launch lets the next kernel in the stream start early (programmatic dependent
-  /// launch, tut/launch.cuh): where the busiest CTA computes one tile. Such a launch is short (tens of
-  /// microseconds), and the gap between two launches, with the next grid's start (its CTAs setting up
-  /// their barriers), is a good part of it. Where CTAs compute several tiles, on an H100 the next grid's
-  /// CTAs, which take SMs as this grid's CTAs finish, slowed both down: 5 to 6% at 4096³.
-  static bool dependent_launch(tut::Problem const& p) {
-    //~ex{ programmatic dependent launch where the busiest CTA computes one tile
-    return tut::busiest_cta_work(p.m, p.n, BLK_M, BLK_N, kSchedule) <= std::int64_t(BLK_M) * BLK_N;
-    //~ex= (void)p;
-    //~ex= return false;  // never: every launch waits for the one before to finish
-    //~ex}
-  }
+  /// launch, tut/launch.cuh): every launch. The kernel gives no trigger of its own, so the next grid
+  /// launches once all of this one's CTAs have exited, before this grid is complete, and its CTAs start
+  /// and set up their barriers while this grid completes. (An earlier trigger, as the kernel's first
+  /// instruction or after each CTA's last mainloop, was slower on an H100 at the large sizes.)
+  static constexpr bool dependent_launch(tut::Problem const&) { return true; }
   //! [dependent_launch]
 
   /// \brief sA: STAGES k-tiles of A, K-major, 128B-swizzled. (m,k,stage) -> smem_idx
@@ -317,7 +311,7 @@ using Variants = std::tuple<Default, Wide, Pingpong, Small, Mid, Narrow>;
 
 //! [choose]
 /// \brief What each configuration of Variants costs, in ns, on an H100 with K a multiple of 64 (step 15's
-/// costs: they were measured with step 15's kernel, which this one is, but for the launch): per k-tile of
+/// costs: they were measured with step 15's kernel, which this one is, but for the wait): per k-tile of
 /// a tile, per tile besides, and once per launch (tut::Cost). A cooperative tile's store runs while its
 /// tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a
 /// least-squares fit, in relative error, to one configuration's times at 22 shapes, each its median over
@@ -375,15 +369,6 @@ inline int choose(tut::Problem const& p) {
   return int(std::min_element(std::begin(time), std::end(time)) - time);  // the first of the least
 }
 //! [choose]
-
-/// \brief Whether the launch for problem \p p, of the configuration choose() picks, lets the next kernel in
-/// the stream start early (Config::dependent_launch).
-inline bool chosen_launch_dependent(tut::Problem const& p) {
-  bool const dependent[] = {Default::dependent_launch(p), Wide::dependent_launch(p), Pingpong::dependent_launch(p),
-                            Small::dependent_launch(p), Mid::dependent_launch(p), Narrow::dependent_launch(p)};
-  static_assert(std::size(dependent) == std::tuple_size_v<Variants>, "one per configuration, in Variants' order");
-  return dependent[choose(p)];
-}
 
 /// \brief The sizes the step runs: any M and N, K a multiple of 8 (TMA's 16-byte row pitch).
 inline tut::Problem multiple_of() { return {1, 1, kChunk}; }

@@ -1,13 +1,12 @@
 /// \file step16_pdl/kernel.cuh
 /// \brief Step 16's kernel: step 15's, ready for programmatic dependent launch. Launched with
-/// cudaLaunchAttributeProgrammaticStreamSerialization (tut/launch.cuh, where Cfg::dependent_launch says
-/// so), the next kernel in the stream may start its CTAs before this grid has finished: once every CTA of
-/// this one has run `griddepcontrol.launch_dependents` (or exited), its CTAs take SMs as they free up and
-/// set up their smem barriers, and wait in `griddepcontrol.wait` until this grid has finished and its
-/// stores are visible. So each CTA waits there before it touches global memory, and lets the next grid
-/// in once its last tile's mainloop is done. Launched without the attribute, the two instructions do
-/// nothing. Built for sm_90a only. In CUTLASS: `cutlass::arch::wait_on_dependent_grids()` and
-/// `launch_dependent_grids()`, which its sm90 GEMM kernels call where these do.
+/// cudaLaunchAttributeProgrammaticStreamSerialization (tut/launch.cuh: every launch of this step), the
+/// next kernel in the stream may launch before this grid is complete: once every CTA of this one has exited
+/// (it gives no earlier trigger), the next grid's CTAs take the SMs, set up their smem barriers, and wait in
+/// `griddepcontrol.wait` until this grid has completed and its stores are visible. So each CTA waits
+/// there before it touches global memory. Launched without the attribute, the wait returns at once.
+/// Built for sm_90a only. In CUTLASS: `cutlass::arch::wait_on_dependent_grids()`, which its sm90 GEMM
+/// kernels call where this one waits.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -181,12 +180,17 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
   }
   cute::cluster_sync();                                     // and to the other CTAs of the cluster, before they multicast
   //! [wait]
-  // What is new: launched early, this grid may run beside the one before it in the stream, which may still
-  // be writing C (or A and B). Wait for it to finish, and its stores to be visible, before any global
-  // access: the producer's first TMA load, the consumers' first store. Everything above only set up smem.
-  // In CUTLASS: cutlass::arch::wait_on_dependent_grids().
+  // What is new: launched early, this grid may start before the one before it in the stream is complete,
+  // whose stores to C (or A and B) may not be visible yet. Wait for it to complete, and its stores to be
+  // visible, before any global access: the producer's first TMA load, the consumers' first store.
+  // Everything above only set up smem. In CUTLASS: cutlass::arch::wait_on_dependent_grids().
+  //~ex{ wait for the grid before this one, and its stores, before any global access
   if constexpr (BUG != Bug::no_grid_wait)                   //~bug no_grid_wait: reads before the last grid is done
     asm volatile("griddepcontrol.wait;" ::: "memory");
+  //~ex= // (no wait: the loads and stores below may run before the grid before has completed)
+  //~ex}
+  if constexpr (BUG == Bug::early_trigger)                  //~bug early_trigger: the next grid launches now
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");  //~bug
   //! [wait]
   // One thread issues a k-tile's copies: tell the stage's barrier how many bytes to expect (this is also
   // the thread's arrival), then have the TMA unit copy A's box, and this CTA's share of B's into every CTA
@@ -301,18 +305,6 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       read.advance();
     }
     //! [mainloop]
-
-    //! [trigger]
-    // What is new: this group's last tile has left the ring; only its epilogue is left. Let the next grid
-    // in: it launches once every CTA has said so (or exited), and its CTAs take SMs as they free up. The
-    // first thread of the CTA to say it counts; the others change nothing. Earlier, and the next grid's
-    // CTAs would wait on SMs this grid still needs (CUTLASS: "launching a dependent kernel too early can
-    // compete with current kernels").
-    if constexpr (BUG != Bug::no_trigger) {                 //~bug no_trigger deletes the trigger
-      if (visit + GROUPS >= visits)
-        asm volatile("griddepcontrol.launch_dependents;" ::: "memory");  // CUTLASS: launch_dependent_grids()
-    }                                                       //~bug
-    //! [trigger]
 
     //! [epilogue]
     // ---- Epilogue: registers -> smem -> TMA store, a subtile at a time; the next tile's copies run on --

@@ -1,12 +1,13 @@
-// Host tests of step 16: step 15's kernel, whose launch lets the next kernel in the stream start early
-// (programmatic dependent launch) where the busiest CTA computes one tile. Each configuration's ring,
-// accumulators, partitions and epilogue subtiles are checked as step 15 checks them (gemm_checks.hpp). What
-// is new: dependent_launch(), checked against the schedule itself (the busiest CTA's visits, counted CTA by
-// CTA) at random shapes and at the sizes where it was measured; the printout of where the kernel waits and
-// where each CTA lets the next grid in; the bug no GPU check sees.
-#include <cstdint>
-#include <random>
+// Host tests of step 16: step 15's kernel, every launch of which lets the next kernel in the stream start
+// early (programmatic dependent launch). Each configuration's ring, accumulators, partitions and epilogue
+// subtiles are checked as step 15 checks them (gemm_checks.hpp). What is new lives in the kernel: every
+// kernel in this binary's own SASS waits for the grid before it (griddepcontrol.wait, ACQBULK) and gives no
+// trigger (griddepcontrol.launch_dependents, PREEXIT); the printout of where the kernel waits and when the
+// next grid launches; the bugs no GPU check sees.
+#include <filesystem>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <cute/tensor.hpp>
 
@@ -14,7 +15,7 @@
 #include "config.hpp"
 #include "gemm_checks.hpp"
 #include "step16_pdl.hpp"
-#include "tut/printout_sm90.hpp"
+#include "tut/sass.hpp"
 
 using namespace cute;
 using step16::Default;
@@ -23,7 +24,6 @@ using step16::Narrow;
 using step16::Pingpong;
 using step16::Small;
 using step16::Wide;
-using gemm_checks::busiest_visits;
 using gemm_checks::has;
 
 namespace {
@@ -38,11 +38,13 @@ void check_configuration() {
       [](auto, auto&& t) { return step16::by_subtile<Cfg::kSubtiles>(t); });
 }
 
-// dependent_launch() of one configuration against the busiest CTA's visits, counted CTA by CTA.
-template <class Cfg>
-void check_dependent(tut::Problem const& p) {
-  INFO("M " << p.m << " N " << p.n << " K " << p.k << ", " << tut::config_name<Cfg>());
-  CHECK(Cfg::dependent_launch(p) == (busiest_visits<Cfg>(p) == 1));
+// The SASS of step 16's kernels with bug \p bug (0: as written) that this binary holds: the step's library,
+// which the test links, compiles every configuration's launch. Stress builds are not counted.
+std::vector<tut::SassKernel> own_kernels(int bug) {
+  std::vector<tut::SassKernel> out;
+  for (auto& k : tut::read_sass(std::filesystem::read_symlink("/proc/self/exe").string()))  // this binary, by name
+    if (k.name.find("6step1611gemm_kernel") != std::string::npos && k.bug == bug && !k.stress) out.push_back(k);
+  return out;
 }
 
 }  // namespace
@@ -59,33 +61,23 @@ TEST_CASE("each configuration: step 15's ring, accumulators, partitions and epil
   CHECK(Pingpong::kGroups == 2);
 }
 
-TEST_CASE("dependent_launch(): where the busiest CTA computes one tile", "[step16]") {
-  std::mt19937 gen(std::random_device{}());
-  std::uniform_int_distribution<int> size(1, 4000);
-  for (int trial = 0; trial < 300; ++trial) {
-    tut::Problem const p{size(gen), size(gen), 8 * (size(gen) % 512 + 1)};
-    check_dependent<Default>(p);
-    check_dependent<Wide>(p);
-    check_dependent<Pingpong>(p);
-    check_dependent<Small>(p);
-    check_dependent<Mid>(p);
-    check_dependent<Narrow>(p);
+TEST_CASE("the kernels in this binary wait for the grid before them, and give no trigger", "[step16]") {
+  // Every configuration's kernel as written: griddepcontrol.wait (ACQBULK) in each, no
+  // griddepcontrol.launch_dependents (PREEXIT) in any.
+  std::vector<tut::SassKernel> const kernels = own_kernels(0);
+  REQUIRE(kernels.size() >= std::tuple_size_v<step16::Variants>);
+  for (auto const& k : kernels) {
+    INFO(k.name);
+    CHECK(tut::sass_count({k}, "ACQBULK") >= 1);
+    CHECK(tut::sass_count({k}, "PREEXIT") == 0);
   }
-  // The sizes the step was measured at (its page): on where the launch was faster with it (1024³, 64x128,
-  // 128 tiles; 1536³, 2x128x144, 132), off at 2048³ (level) and 4096³ (5 to 6% slower with it).
-  CHECK(step16::choose({1024, 1024, 1024}) == 3);
-  CHECK(step16::chosen_launch_dependent({1024, 1024, 1024}));
-  CHECK(step16::choose({1536, 1536, 1536}) == 5);
-  CHECK(step16::chosen_launch_dependent({1536, 1536, 1536}));
-  CHECK_FALSE(step16::chosen_launch_dependent({2048, 2048, 2048}));
-  CHECK_FALSE(step16::chosen_launch_dependent({4096, 4096, 4096}));
-  CHECK_FALSE(step16::chosen_launch_dependent({8192, 8192, 8192}));
-  // One tile past 132 per CTA: 133 tiles of 64x128 put two on CTA 0.
-  CHECK(Small::dependent_launch({64 * 132, 128, 64}));
-  CHECK_FALSE(Small::dependent_launch({64 * 133, 128, 64}));
-  // In clusters the tile-rows count up to pairs: 3 x 44 tiles of 128x144 are 4 x 44 = 176 in the schedule.
-  CHECK(Narrow::dependent_launch({256, 144 * 66, 64}));
-  CHECK_FALSE(Narrow::dependent_launch({384, 144 * 44, 64}));
+  // The planted bugs: no_grid_wait has no ACQBULK; early_trigger has a PREEXIT.
+  std::vector<tut::SassKernel> const no_wait = own_kernels(int(step16::Bug::no_grid_wait));
+  REQUIRE_FALSE(no_wait.empty());
+  CHECK(tut::sass_count(no_wait, "ACQBULK", int(step16::Bug::no_grid_wait)) == 0);
+  std::vector<tut::SassKernel> const early = own_kernels(int(step16::Bug::early_trigger));
+  REQUIRE_FALSE(early.empty());
+  CHECK(tut::sass_count(early, "PREEXIT", int(step16::Bug::early_trigger)) >= 1);
 }
 
 TEST_CASE("sizes, GPUs and the bugs: any M and N, K a multiple of 8, compute capability 9.0 only", "[step16]") {
@@ -103,34 +95,32 @@ TEST_CASE("sizes, GPUs and the bugs: any M and N, K a multiple of 8, compute cap
   REQUIRE(s.bugs.size() == 2);
   CHECK(s.bugs[0].name == "no_grid_wait");
   CHECK(s.bugs[0].caught_by == tut::Check::sass);
-  CHECK(s.bugs[1].name == "no_trigger");
+  CHECK(s.bugs[1].name == "early_trigger");
   CHECK(s.bugs[1].caught_by == tut::Check::sass);
-  bool wait = false, trigger = false;
+  // The SASS test's classes: the wait, which must be there, and the trigger, which must not.
+  int wait = 0, trigger = 0;
   for (auto const& c : s.sass) {
-    wait = wait || std::string(c.pattern) == "ACQBULK";
-    trigger = trigger || std::string(c.pattern) == "PREEXIT";
+    if (std::string(c.pattern) == "ACQBULK") wait += c.absent ? -1 : 1;
+    if (std::string(c.pattern) == "PREEXIT") trigger += c.absent ? 1 : -1;
   }
-  CHECK(wait);
-  CHECK(trigger);
+  CHECK(wait == 1);
+  CHECK(trigger == 1);
 }
 
-TEST_CASE("the printout: whether the launch is dependent, where the kernel waits, when each CTA lets the next in",
-          "[step16]") {
-  // 1536³: 2x128x144, one tile per CTA; CTA 0's tile (0,0) is its only one, after which it lets the next in.
+TEST_CASE("the printout: the launch is dependent, where the kernel waits, when the next grid launches", "[step16]") {
+  // 1536³: 2x128x144, one tile per CTA; CTA 0's tile (0,0) is its only one.
   std::string const small = trace_of({1536, 1536, 1536});
-  CHECK(has(small, "What is new: the next kernel's CTAs start while this one's last tiles finish"));
+  CHECK(has(small, "What is new: the next kernel's CTAs start before this one completes"));
   CHECK(has(small, "dependent: the next kernel may start early"));
-  CHECK(has(small, "busiest CTA: 1 tile; dependent_launch()"));
   CHECK(has(small, "cudaLaunchAttributeProgrammaticStreamSerialization  = 1, tut/launch.cuh"));
   CHECK(has(small, "griddepcontrol.wait, in every thread"));
-  CHECK(has(small, "trigger    griddepcontrol.launch_dependents, visit 0"));
-  CHECK(has(small, "launches when all 132 CTAs have triggered"));
-  // 4096³: ping-pong 128x128, 8 tiles on CTA 0; each group triggers after its last tile's mainloop.
+  CHECK(has(small, "none (no griddepcontrol.launch_dependents)"));
+  CHECK(has(small, "exit       CTA 0: after the epilogue of visit 0"));
+  CHECK(has(small, "its last tile, (0,0)"));
+  CHECK(has(small, "launches once all 132 CTAs have exited"));
+  // 4096³ in ping-pong 128x128: 1024 tiles, 8 on CTA 0, the last of them visit 7; dependent too.
   std::string const large = trace_of({4096, 4096, 4096}, "128x128");
-  CHECK(has(large, "in stream order: after this one ends"));
-  CHECK(has(large, "busiest CTA: 8 tiles, not 1"));
+  CHECK(has(large, "dependent: the next kernel may start early"));
+  CHECK(has(large, "CTA 0: after the epilogue of visit 7"));
   CHECK(has(large, "launches once all 132 CTAs have exited"));
-  CHECK_FALSE(has(large, "cudaLaunchAttributeProgrammaticStreamSerialization"));
-  CHECK(has(large, "trigger 0  griddepcontrol.launch_dependents, visit 6"));
-  CHECK(has(large, "trigger 1  griddepcontrol.launch_dependents, visit 7"));
 }

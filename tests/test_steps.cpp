@@ -226,8 +226,7 @@ TEST_CASE("every variant draws its pictures: the generic ones, its own, and the 
           {"step12_tma_store", {"barriers.svg", "epilogue_overlap.svg", "tile_order.svg"}},
           {"step13_pingpong", {"pingpong.svg"}},
           {"step14_dispatch", {"choice.svg"}},
-          {"step15_cluster", {"choice.svg"}},
-          {"step16_pdl", {"choice.svg"}}};
+          {"step15_cluster", {"choice.svg"}}};
       CHECK((v.extra_svg != nullptr) == (own.count(s.name) == 1));
       if (own.count(s.name))
         for (char const* f : own.at(s.name)) {
