@@ -33,12 +33,11 @@ using tut::str;
 // The launch's dependence on the grid before it: that the next grid may start early, where every thread
 // waits, and when the next grid launches: after the traced CTA's last tile, once every CTA has exited.
 template <class Cfg>
-void print_dependent_launch(std::ostream& os, tut::Options const& o, tut::TracedTile const& traced) {
+void print_dependent_launch(std::ostream& os, tut::TracedTile const& traced) {
   tut::TileSchedule const& s = traced.schedule;
   int const tm = traced.tiles.m, tn = traced.tiles.n, cta = traced.visitor.cta;
-  print_item(os, "launch",
-             Cfg::dependent_launch(o.problem) ? "dependent: the next kernel may start early" : "in stream order",
-             "every launch; dependent_launch()");
+  static_assert(Cfg::dependent_launch(tut::Problem{}), "every launch is dependent: what follows says so");
+  print_item(os, "launch", "dependent: the next kernel may start early", "every launch; dependent_launch()");
   print_item(os, "attribute", "cudaLaunchAttributeProgrammaticStreamSerialization", "= 1, tut/launch.cuh");
   print_item(os, "wait", "griddepcontrol.wait, in every thread", "after barrier init, before global access");
   print_item(os, "trigger", "none (no griddepcontrol.launch_dependents)", "a CTA's exit counts as its trigger");
@@ -62,7 +61,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
 
   // ---- What is new: the launch that lets the next start early; then the choice and the turns ---------
   tut::print_section(os, 4, "What is new: the next kernel's CTAs start before this one completes");
-  print_dependent_launch<Cfg>(os, o, s.traced);
+  print_dependent_launch<Cfg>(os, s.traced);
   int const row = rate_row(o.problem.k);
   // Where M or N leave a partial tile of a ping-pong configuration, its k-tile costs more than its K row says.
   std::array<std::int64_t, 6> const factors = k_factors(o.problem);
