@@ -355,6 +355,32 @@ TEST_CASE("report_sass passes with every class and no spill, and names what a bu
   CHECK(r.verdict.find("LDS.128 in the SASS, which must hold none") != std::string::npos);
 }
 
+TEST_CASE("report_sass: a bug planted in one configuration is weighed against that configuration as written") {
+  // Two configurations as written (Bug 0): A holds LDSM and the wait<1>, B holds HMMA too. The bug (2) is
+  // planted in A only, and takes its wait<1> out: HMMA, which A never held, is not counted against it.
+  char const* const text = R"SASS(
+	code for sm_90a
+		Function : _ZN6step0711gemm_kernelILNS_3BugE0ENS_1AEEEvT0_
+        /*0000*/                   LDSM.16.M88.4 R4, [R2] ;                /* 0x000000000204783b */
+        /*0010*/                   WARPGROUP.DEPBAR.LE gsb0, 0x1 ;         /* 0x00000000000079af */
+		Function : _ZN6step0711gemm_kernelILNS_3BugE0ENS_1BEEEvT0_
+        /*0000*/                   LDSM.16.M88.4 R4, [R2] ;                /* 0x000000000204783b */
+        /*0010*/                   WARPGROUP.DEPBAR.LE gsb0, 0x1 ;         /* 0x00000000000079af */
+        /*0020*/                   HMMA.16816.F32 R4, R8, R12, R4 ;        /* 0x000000000204783b */
+		Function : _ZN6step0711gemm_kernelILNS_3BugE2ENS_1AEEEvT0_
+        /*0000*/                   LDSM.16.M88.4 R4, [R2] ;                /* 0x000000000204783b */
+)SASS";
+  auto const k = tut::parse_sass(text);
+  REQUIRE(k.size() == 3);
+  std::vector<tut::SassClass> const classes{
+      {"LDSM", "ldmatrix"}, {"WARPGROUP.DEPBAR.LE gsb0, 0x1", "wait<1>"}, {"HMMA.16816.F32", "mma"}};
+  std::ostringstream os;
+  CHECK(tut::report_sass(os, classes, k, 0, "here", {}, "").pass);
+  auto const r = tut::report_sass(os, classes, k, 2, "here", {}, "");
+  CHECK_FALSE(r.pass);
+  CHECK(r.verdict == "FAIL: the bug took WARPGROUP.DEPBAR.LE gsb0, 0x1 out of the SASS");
+}
+
 // ---- The watchdog and the planted bugs ---------------------------------------------------------------------
 
 TEST_CASE("watchdog_seconds: --timeout wins; else 10x the time at 1 TFLOP/s, plus 5 s") {
