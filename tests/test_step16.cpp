@@ -4,6 +4,7 @@
 // kernel in this binary's own SASS waits for the grid before it (griddepcontrol.wait, ACQBULK) and gives no
 // trigger (griddepcontrol.launch_dependents, PREEXIT); the printout of where the kernel waits and when the
 // next grid launches; the bugs no GPU check sees.
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <tuple>
@@ -38,13 +39,22 @@ void check_configuration() {
       [](auto, auto&& t) { return step16::by_subtile<Cfg::kSubtiles>(t); });
 }
 
-// The SASS of step 16's kernels with bug \p bug (0: as written) that this binary holds: the step's library,
-// which the test links, compiles every configuration's launch. Stress builds are not counted.
-std::vector<tut::SassKernel> own_kernels(int bug) {
-  std::vector<tut::SassKernel> out;
-  for (auto& k : tut::read_sass(std::filesystem::read_symlink("/proc/self/exe").string()))  // this binary, by name
-    if (k.name.find("6step1611gemm_kernel") != std::string::npos && k.bug == bug && !k.stress) out.push_back(k);
-  return out;
+// Step 16's kernels in this binary's SASS, read once (cuobjdump): the step's library, which the test links,
+// compiles every configuration's launch and the planted bugs'. Stress builds are left out.
+std::vector<tut::SassKernel> const& own_kernels() {
+  static std::vector<tut::SassKernel> const kernels = [] {
+    std::vector<tut::SassKernel> out;
+    for (auto& k : tut::read_sass(std::filesystem::read_symlink("/proc/self/exe").string()))  // this binary
+      if (k.name.find("6step1611gemm_kernel") != std::string::npos && !k.stress) out.push_back(k);
+    return out;
+  }();
+  return kernels;
+}
+
+// How many of them have bug \p bug (0: as written).
+long kernels_with(int bug) {
+  auto const& k = own_kernels();
+  return std::count_if(k.begin(), k.end(), [&](tut::SassKernel const& x) { return x.bug == bug; });
 }
 
 }  // namespace
@@ -64,20 +74,19 @@ TEST_CASE("each configuration: step 15's ring, accumulators, partitions and epil
 TEST_CASE("the kernels in this binary wait for the grid before them, and give no trigger", "[step16]") {
   // Every configuration's kernel as written: griddepcontrol.wait (ACQBULK) in each, no
   // griddepcontrol.launch_dependents (PREEXIT) in any.
-  std::vector<tut::SassKernel> const kernels = own_kernels(0);
-  REQUIRE(kernels.size() >= std::tuple_size_v<step16::Variants>);
-  for (auto const& k : kernels) {
+  REQUIRE(kernels_with(0) >= long(std::tuple_size_v<step16::Variants>));
+  for (auto const& k : own_kernels()) {
+    if (k.bug != 0) continue;
     INFO(k.name);
     CHECK(tut::sass_count({k}, "ACQBULK") >= 1);
     CHECK(tut::sass_count({k}, "PREEXIT") == 0);
   }
   // The planted bugs: no_grid_wait has no ACQBULK; early_trigger has a PREEXIT.
-  std::vector<tut::SassKernel> const no_wait = own_kernels(int(step16::Bug::no_grid_wait));
-  REQUIRE_FALSE(no_wait.empty());
-  CHECK(tut::sass_count(no_wait, "ACQBULK", int(step16::Bug::no_grid_wait)) == 0);
-  std::vector<tut::SassKernel> const early = own_kernels(int(step16::Bug::early_trigger));
-  REQUIRE_FALSE(early.empty());
-  CHECK(tut::sass_count(early, "PREEXIT", int(step16::Bug::early_trigger)) >= 1);
+  int const no_wait = int(step16::Bug::no_grid_wait), early = int(step16::Bug::early_trigger);
+  REQUIRE(kernels_with(no_wait) > 0);
+  CHECK(tut::sass_count(own_kernels(), "ACQBULK", no_wait) == 0);
+  REQUIRE(kernels_with(early) > 0);
+  CHECK(tut::sass_count(own_kernels(), "PREEXIT", early) >= 1);
 }
 
 TEST_CASE("sizes, GPUs and the bugs: any M and N, K a multiple of 8, compute capability 9.0 only", "[step16]") {
