@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Step 15's costs (step15_cluster/config.hpp: kCost, kKTileFactor, kRaggedFactor), fitted from the sweeps
-that measured them, so that a new GPU or a new kernel can have its own.
+"""Step 15's costs (step15_cluster/config.hpp: kCost, kKTileFactor, kRaggedFactor, kPowerFactor), fitted from
+the sweeps that measured them, so that a new GPU or a new kernel can have its own.
 
-    scripts/fit_costs.py            # print the three tables, as config.hpp writes them
+    scripts/fit_costs.py            # print the four tables, as config.hpp writes them
     scripts/fit_costs.py --check    # exit 1 unless config.hpp holds what the sweeps give
 
-The sweeps are bench_gemm runs of every configuration in interleaved rounds (`--rounds=5`), whose counter
-`ms_rounds` is a configuration's median time per launch there:
+SWEEP and RAGGED are bench_gemm runs of every configuration in interleaved rounds (`--rounds=5`), whose
+counter `ms_rounds` is a configuration's median time per launch there:
 
     bench_gemm --sizes=<shapes> --benchmark_filter='step15_cluster/' --rounds=5 --benchmark_out=<json>
+
+STEADY is every configuration alone, for 1.2 s of back-to-back launches each, at the power limit:
+
+    scripts/steady_sweep.py --binary build/bin/step15_cluster --out <json> <shapes>
 
 - SWEEP: 32 shapes. Per configuration, a least-squares fit, in relative error, of
   t = T·(k·k_tile + tile) + launch over the 22 shapes with K a multiple of 64 (M and N multiples of 128
@@ -20,6 +24,10 @@ The sweeps are bench_gemm runs of every configuration in interleaved rounds (`--
   each time first divided by the configuration's measured/predicted ratio at 4096³ in the same run (the
   two sweeps ran on different machines). A median within 5% of 1, what one run of rounds cannot tell
   from noise (bench/README.md, --control), counts as no slowdown: 1000.
+- STEADY: 21 shapes, K a multiple of 64. Per configuration, the factor on the k-tile's cost (kCost's, times
+  its K row's and ragged factors) that fits, least squares in relative error, its runs that drew at least
+  90% of the GPU's power limit (nvidia-smi): kPowerFactor. The 11 runs below it (all six at 1024^3, four
+  at 1280^3, one at 1536x3072x2048) did not reach it.
 
 The step's launch that picks by itself is named without its configuration ("step15_cluster/<size>"): it
 is the one configuration not named at that size.
@@ -35,9 +43,11 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SWEEP = ROOT / "docs/bench/h100_2026-11-26-sweep-rounds.json"
 RAGGED = ROOT / "docs/bench/h100_2026-11-26-sweep-ragged.json"
+STEADY = ROOT / "docs/bench/h100_2026-11-27-sweep-steady.json"
 CONFIG = ROOT / "step15_cluster/config.hpp"
 CTAS = 132
 NOISE = 50  # in 1/1000: how far one run of rounds leaves a ratio from 1 (bench/README.md, --control)
+AT_LIMIT = 0.9  # a steady run at the power limit draws at least this share of it
 # Variants' order (config.hpp), each (BLK_M, BLK_N, CTAs per cluster along M).
 VARIANTS = {"2x128x256": (128, 256, 2), "128x256": (128, 256, 1), "128x128": (128, 128, 1),
             "64x128": (64, 128, 1), "2x128x192": (128, 192, 2), "2x128x144": (128, 144, 2)}
@@ -128,33 +138,53 @@ def fit_ragged(times, cost, factor):
     return out
 
 
-def tables(cost, factor, rag):
-    """The three tables' numbers, in Variants' order."""
+def fit_power(path, cost, factor, rag):
+    """kPowerFactor: {variant: factor in 1/1000}, from STEADY's runs at the power limit."""
+    sweep = json.loads(path.read_text())
+    limit = sweep["context"]["gpu"]["power_limit_w"]
+    out = {}
+    for v in VARIANTS:
+        num = den = 0.0
+        for r in sweep["runs"]:
+            m, n, k = r["m"], r["n"], r["k"]
+            if r["variant"] != v or r["power_w"] < AT_LIMIT * limit:
+                continue
+            t, tiles, (k_tile, tile, launch) = r["ms_per_launch"] * 1e6, busiest_tiles(m, n, v), cost[v]
+            f = factor[v][rate_row(k)] / 1000 * (rag[v] / 1000 if ragged(m, n, v) else 1)
+            a, b = tiles * -(-k // 64) * k_tile * f / t, (t - tiles * tile - launch) / t
+            num, den = num + a * b, den + a * a
+        out[v] = int(round(1000 * num / den))
+    return out
+
+
+def tables(cost, factor, rag, power):
+    """The four tables' numbers, in Variants' order."""
     return ([cost[v] for v in VARIANTS], [[factor[v][r] for v in VARIANTS] for r in range(3)],
-            [rag[v] for v in VARIANTS])
+            [rag[v] for v in VARIANTS], [power[v] for v in VARIANTS])
 
 
 def in_config():
-    """The same three tables as config.hpp has them."""
+    """The same four tables as config.hpp has them."""
     text = CONFIG.read_text()
     ints = lambda s: [int(x) for x in re.findall(r"-?\d+", s)]
     body = lambda name: re.search(name + r"\[[^]]*\](?:\[[^]]*\])? = (\{.*?\});", text, re.S).group(1)
     c = ints(re.sub(r"//[^\n]*", "", body("kCost")))
     f = ints(body("kKTileFactor"))
     return ([tuple(c[i:i + 3]) for i in range(0, len(c), 3)], [f[i:i + 6] for i in range(0, len(f), 6)],
-            ints(body("kRaggedFactor")))
+            ints(body("kRaggedFactor")), ints(body("kPowerFactor")))
 
 
 def main(argv):
     cost, factor = fit(load(SWEEP))
     rag = fit_ragged(load(RAGGED), cost, factor)
-    fitted = tables(cost, factor, rag)
+    fitted = tables(cost, factor, rag, fit_power(STEADY, cost, factor, rag))
     if argv[1:] == ["--check"]:
         held = in_config()
         if held != fitted:
             print(f"fit_costs: {CONFIG.relative_to(ROOT)} holds {held},\n  the sweeps give {fitted}", file=sys.stderr)
             return 1
-        print(f"fit_costs: {CONFIG.relative_to(ROOT)} holds the costs that {SWEEP.name} and {RAGGED.name} give")
+        print(f"fit_costs: {CONFIG.relative_to(ROOT)} holds the costs that {SWEEP.name}, {RAGGED.name} and "
+              f"{STEADY.name} give")
         return 0
     if argv[1:]:
         print(__doc__, file=sys.stderr)
@@ -162,6 +192,7 @@ def main(argv):
     print("kCost:", ", ".join(f"{{{a}, {b}, {c}}}  // {NAMES[v]}" for v, (a, b, c) in zip(VARIANTS, fitted[0])))
     print("kKTileFactor:", fitted[1])
     print("kRaggedFactor:", fitted[2])
+    print("kPowerFactor:", fitted[3])
     return 0
 
 

@@ -302,21 +302,6 @@ static_assert(std::is_same_v<MmaOp<144>, SM90_64x144x16_F32F16F16_SS<GMMA::Major
 /// --variant picks one, else choose() does).
 using Variants = std::tuple<Default, Wide, Pingpong, Small, Mid, Narrow>;
 
-//! [choose]
-/// \brief What each configuration of Variants costs, in ns, on an H100 with K a multiple of 64: per k-tile of
-/// a tile, per tile besides, and once per launch (tut::Cost). A cooperative tile's store runs while its
-/// tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a
-/// least-squares fit, in relative error, to one configuration's times at 22 shapes, each its median over
-/// interleaved rounds beside cuBLAS, cuBLASLt and CUTLASS (bench_gemm's ms_rounds,
-/// docs/bench/h100_2026-11-26-sweep-rounds.json): there the 128×256 tiles ran 4% slower than alone, the
-/// ping-pong ones no slower.
-inline constexpr tut::Cost kCost[6] = {{690, 6673, 0},      // Default, 2x128x256
-                                       {689, 6109, 0},      // Wide, 128x256
-                                       {351, 1692, 1463},   // Pingpong, 128x128
-                                       {222, 695, 1599},    // Small, 64x128
-                                       {544, 4472, 0},      // Mid, 2x128x192
-                                       {431, 3431, 757}};   // Narrow, 2x128x144
-
 /// \brief The k-tile's cost by how K's rows lie in L2, in 1/1000 of row 0's. Row 0: K a multiple of 64, whole
 /// 128-byte lines. Row 1: a multiple of 16, whole 32-byte sectors (step 14's second row). Row 2: neither;
 /// every other box row touches five sectors, not four, and the clusters, which load B once for two CTAs,
@@ -328,8 +313,8 @@ inline constexpr std::int64_t kKTileFactor[3][6] = {{1000, 1000, 1000, 1000, 100
 /// \brief The k-tile's cost where M or N leave a partial tile of the configuration's, in 1/1000: the median
 /// over 12 such shapes in interleaved rounds (docs/bench/h100_2026-11-26-sweep-ragged.json). The
 /// ping-pong configurations slow down, 8% and 27%; the cooperative ones' medians, 0.96 to 1.03, lie
-/// within what one run can tell from noise (5%), and count as 1. scripts/fit_costs.py fits all three
-/// tables from the sweeps, and checks these against them.
+/// within what one run can tell from noise (5%), and count as 1. scripts/fit_costs.py fits these two
+/// tables, kCost and kPowerFactor from the sweeps, and checks this file against them.
 inline constexpr std::int64_t kRaggedFactor[6] = {1000, 1000, 1076, 1266, 1000, 1000};
 
 /// \brief kKTileFactor's row for a problem with \p k columns of A and B.
@@ -347,14 +332,44 @@ inline std::array<std::int64_t, 6> k_factors(tut::Problem const& p) {
           factor(Narrow{}, 5)};
 }
 
+//! [choose]
+/// \brief What each configuration of Variants costs, in ns, on an H100 with K a multiple of 64: per k-tile of
+/// a tile, per tile besides, and once per launch (tut::Cost). A cooperative tile's store runs while its
+/// tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a
+/// least-squares fit, in relative error, to one configuration's times at 22 shapes, each its median over
+/// interleaved rounds beside cuBLAS, cuBLASLt and CUTLASS (bench_gemm's ms_rounds,
+/// docs/bench/h100_2026-11-26-sweep-rounds.json): there the 128×256 tiles ran 4% slower than alone, the
+/// ping-pong ones no slower.
+inline constexpr tut::Cost kCost[6] = {{690, 6673, 0},      // Default, 2x128x256
+                                       {689, 6109, 0},      // Wide, 128x256
+                                       {351, 1692, 1463},   // Pingpong, 128x128
+                                       {222, 695, 1599},    // Small, 64x128
+                                       {544, 4472, 0},      // Mid, 2x128x192
+                                       {431, 3431, 757}};   // Narrow, 2x128x144
+
+/// \brief The k-tile's cost at the power limit, in 1/1000 of its cost above. Launched back to back for a
+/// second, these kernels hold an H100 at its 700 W limit, and its SM clock falls from 1980 MHz to about
+/// 1,350 (1,150 to 1,550 from 4096³ up, nvidia-smi); the k-tile then costs more, and not alike: 128×128's
+/// 11% more, the clustered 128×256's 6%. Each is the least-squares factor, in relative error, on the
+/// configuration's k-tile cost over its runs in a sweep of 21 shapes, each configuration alone for 1.2 s
+/// of launches (scripts/steady_sweep.py, docs/bench/h100_2026-11-27-sweep-steady.json), that drew at
+/// least 90% of the limit.
+inline constexpr std::int64_t kPowerFactor[6] = {1056, 1075, 1114, 1094, 1045, 1063};
+
 /// \brief The configuration a launch runs for problem \p p, an index into Variants: the one whose busiest
-/// CTA finishes first. That CTA computes ⌈tiles / kCtas⌉ tiles (in clusters, the tile-rows counted up to
-/// whole clusters), each costing its k-tiles and its epilogue (tut::predicted_ns). On a tie, the first.
+/// CTA finishes first, in a burst and at the power limit together (the sum of the two times). That CTA
+/// computes ⌈tiles / kCtas⌉ tiles (in clusters, the tile-rows counted up to whole clusters), each costing
+/// its k-tiles and its epilogue (tut::predicted_ns); at the power limit, the k-tiles kPowerFactor more.
+/// On a tie, the first.
 inline int choose(tut::Problem const& p) {
   std::array<std::int64_t, 6> const f = k_factors(p);
   auto const ns = [&](auto cfg, int i) {
     typename decltype(cfg)::CtaTiler t;
-    return tut::predicted_ns(p.m, p.n, p.k, size<0>(t), size<1>(t), size<2>(t), decltype(cfg)::kSchedule, kCost[i], f[i]);
+    auto const at = [&](std::int64_t k_factor) {
+      return tut::predicted_ns(p.m, p.n, p.k, size<0>(t), size<1>(t), size<2>(t), decltype(cfg)::kSchedule, kCost[i],
+                               k_factor);
+    };
+    return at(f[i]) + at(f[i] * kPowerFactor[i] / 1000);  // a burst, then the power limit
   };
   std::int64_t const time[] = {ns(Default{}, 0), ns(Wide{}, 1), ns(Pingpong{}, 2), ns(Small{}, 3), ns(Mid{}, 4),
                                 ns(Narrow{}, 5)};

@@ -67,7 +67,7 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   std::array<std::int64_t, 6> const factors = k_factors(o.problem);
   bool const ragged = !std::equal(factors.begin(), factors.end(), kKTileFactor[row]);
   tut::print_cost_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kCost, factors.data(),
-                                   tut::k_tile_cost_note(row, ragged));
+                                   kPowerFactor, tut::k_tile_cost_note(row, ragged));
   tut::print_visits_and_turns<Cfg, RingState<Cfg::kStages>>(os, s.traced, int(o.problem.k), &turn_parity);
 }
 

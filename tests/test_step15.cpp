@@ -120,7 +120,10 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
       bool const ragged = p.m % tile[i][0] != 0 || p.n % tile[i][1] != 0;
       std::int64_t const factor = step15::kKTileFactor[row][i] * (ragged ? step15::kRaggedFactor[i] : 1000) / 1000;
       REQUIRE(step15::k_factors(p)[std::size_t(i)] == factor);
-      time[i] = tiles[i] * (k_tiles * cost.k_tile * factor / 1000 + cost.tile) + cost.launch;
+      // A burst, then the power limit, where the k-tile costs kPowerFactor more.
+      std::int64_t const at_limit = factor * step15::kPowerFactor[i] / 1000;
+      time[i] = tiles[i] * (k_tiles * cost.k_tile * factor / 1000 + cost.tile) + cost.launch +
+                tiles[i] * (k_tiles * cost.k_tile * at_limit / 1000 + cost.tile) + cost.launch;
     }
     for (int i = 0; i < 6; ++i) {
       INFO("M " << p.m << " N " << p.n << " K " << p.k << ": config " << c << " against " << i);
@@ -144,6 +147,11 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
   CHECK(step15::choose({4096, 4000, 4096}) == 1);  // 128x256: 211.4 us; 128x128 253.6
   CHECK(step15::choose({4000, 4096, 4096}) == 1);  // 128x256: 207.6 us; 128x128 225.3
   CHECK(step15::choose({8000, 8000, 2048}) == 2);  // partial tiles, 128x128 still: 440.6 us; 128x256 493.4
+  // Each configuration alone at the power limit (docs/bench/h100_2026-11-27-sweep-steady.json), where a
+  // ping-pong k-tile costs most: choose() picks the fastest there, not the 128x128 a burst's costs alone pick.
+  CHECK(step15::choose({8192, 8192, 8192}) == 0);  // 2x128x256: 1686.7 us; 128x256 1695.0, 128x128 1761.6
+  CHECK(step15::choose({6144, 6144, 6144}) == 1);  // 128x256: 723.6 us; 2x128x256 734.3, 128x128 747.0
+  CHECK(step15::choose({3072, 5120, 4096}) == 4);  // 2x128x192: 212.6 us; 128x256 218.6, 128x128 219.9
   // Not in the sweeps: K's rows not sectors; docs/bench/h100_2026-11-26f.json ran it at 625.27 TFLOP/s in
   // clusters, 473.53 without.
   CHECK(step15::choose({7000, 7000, 7000}) == 0);
@@ -181,7 +189,9 @@ TEST_CASE("the printout: the cluster, its CTAs' tiles and shares of B, and the c
   CHECK(has(out, "B rank 1   rows 128..255 of each 256 x 64 k-tile, 16384 bytes"));
   CHECK(has(out, "empty[s]   4 arrivals: 2 per CTA x 2"));
   CHECK(has(out, "65536 bytes per k-tile of the cluster, not 98304"));
-  CHECK(has(out, "2x128x256  cooperative  32 x 16 = 512     4 x 65            706, 6673, 0"));
+  // The k-tile's cost, K's row 2 (690 x 1.024), and at the power limit (x 1.056 more).
+  CHECK(has(out, "2x128x256  cooperative  32 x 16 = 512     4 x 65            706 (745), 6673, 0"));
+  CHECK(has(out, "210.4 + 220.6 = 431.0     <- runs"));
   CHECK(has(out, "<- runs"));
   // Three tile-rows: the clusters' schedule counts four, the fourth past C.
   std::string const odd = trace_of({384, 512, 8}, "2x128x256");
@@ -192,7 +202,7 @@ TEST_CASE("the printout: the cluster, its CTAs' tiles and shares of B, and the c
   std::string const ragged_n = trace_of({4096, 4000, 4096});
   CHECK(has(ragged_n, "128x256 runs without clusters"));
   CHECK(has(ragged_n, "<- choose()'s pick") == false);
-  CHECK(has(ragged_n, "128x128    ping-pong    32 x 32 = 1024    8 x 64            377, 1692, 1463"));  // 351 x 1.076
+  CHECK(has(ragged_n, "128x128    ping-pong    32 x 32 = 1024    8 x 64            377 (420), 1692, 1463"));  // 351 x 1.076
   CHECK(has(ragged_n, "M or N leave a partial tile: ping-pong's k-tiles cost more"));
   CHECK_FALSE(has(out, "M or N leave a partial tile"));
   std::string const forced = trace_of({4096, 4096, 4096}, "2x128x256");
