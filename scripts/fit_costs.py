@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Step 15's costs (step15_cluster/config.hpp: kCost, kKTileFactor, kRaggedFactor, kPowerFactor), fitted from
-the sweeps that measured them, so that a new GPU or a new kernel can have its own.
+"""Step 15's costs (step15_cluster/config.hpp: kCost, kKTileFactor, kRaggedFactor, kPowerFactor; step 16's
+config.hpp holds a copy), fitted from the sweeps that measured them, so that a new GPU or a new kernel can
+have its own.
 
     scripts/fit_costs.py            # print the four tables, as config.hpp writes them
-    scripts/fit_costs.py --check    # exit 1 unless config.hpp holds what the sweeps give
+    scripts/fit_costs.py --check    # exit 1 unless both config.hpp hold what the sweeps give
 
 SWEEP and RAGGED are bench_gemm runs of every configuration in interleaved rounds (`--rounds=5`), whose
 counter `ms_rounds` is a configuration's median time per launch there:
@@ -44,7 +45,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SWEEP = ROOT / "docs/bench/h100_2026-11-26-sweep-rounds.json"
 RAGGED = ROOT / "docs/bench/h100_2026-11-26-sweep-ragged.json"
 STEADY = ROOT / "docs/bench/h100_2026-11-27-sweep-steady.json"
-CONFIG = ROOT / "step15_cluster/config.hpp"
+# Step 15's tables, and step 16's copy of them (its kernel is step 15's, and it chooses as step 15 does).
+CONFIGS = [ROOT / "step15_cluster/config.hpp", ROOT / "step16_pdl/config.hpp"]
 CTAS = 132
 NOISE = 50  # in 1/1000: how far one run of rounds leaves a ratio from 1 (bench/README.md, --control)
 AT_LIMIT = 0.9  # a steady run at the power limit draws at least this share of it
@@ -163,9 +165,9 @@ def tables(cost, factor, rag, power):
             [rag[v] for v in VARIANTS], [power[v] for v in VARIANTS])
 
 
-def in_config():
-    """The same four tables as config.hpp has them."""
-    text = CONFIG.read_text()
+def in_config(config):
+    """The same four tables as \p config (a config.hpp) has them."""
+    text = config.read_text()
     ints = lambda s: [int(x) for x in re.findall(r"-?\d+", s)]
     body = lambda name: re.search(name + r"\[[^]]*\](?:\[[^]]*\])? = (\{.*?\});", text, re.S).group(1)
     c = ints(re.sub(r"//[^\n]*", "", body("kCost")))
@@ -179,12 +181,13 @@ def main(argv):
     rag = fit_ragged(load(RAGGED), cost, factor)
     fitted = tables(cost, factor, rag, fit_power(STEADY, cost, factor, rag))
     if argv[1:] == ["--check"]:
-        held = in_config()
-        if held != fitted:
-            print(f"fit_costs: {CONFIG.relative_to(ROOT)} holds {held},\n  the sweeps give {fitted}", file=sys.stderr)
-            return 1
-        print(f"fit_costs: {CONFIG.relative_to(ROOT)} holds the costs that {SWEEP.name}, {RAGGED.name} and "
-              f"{STEADY.name} give")
+        for config in CONFIGS:
+            held = in_config(config)
+            if held != fitted:
+                print(f"fit_costs: {config.relative_to(ROOT)} holds {held},\n  the sweeps give {fitted}", file=sys.stderr)
+                return 1
+        print(f"fit_costs: {' and '.join(str(c.relative_to(ROOT)) for c in CONFIGS)} hold the costs that "
+              f"{SWEEP.name}, {RAGGED.name} and {STEADY.name} give")
         return 0
     if argv[1:]:
         print(__doc__, file=sys.stderr)
