@@ -7,8 +7,8 @@ are sampled every 100 ms and averaged over the last half of each run's launches.
     scripts/steady_sweep.py --binary build/bin/step15_cluster --out <json> [--seconds 1.2] MxNxK [MxNxK ...]
 
 The JSON holds the GPU, the command, and one row per run: variant, m, n, k, iters, ms_per_launch, pass, and
-power_w and sm_mhz (absent without nvidia-smi). scripts/fit_costs.py fits step 15's costs at the power limit
-(kSteadyCost) from it.
+power_w and sm_mhz (absent without nvidia-smi). scripts/fit_costs.py fits step 15's k-tile factors at the
+power limit (kPowerFactor) from it.
 """
 import argparse
 import datetime
@@ -44,6 +44,7 @@ def sampler():
 
 
 def gpu():
+    """The GPU's name, power limit and top SM clock (nvidia-smi), or {} without nvidia-smi."""
     if not shutil.which("nvidia-smi"):
         return {}
     out = subprocess.run(["nvidia-smi", "--query-gpu=name,power.limit,clocks.max.sm", "--format=csv,noheader,nounits"],
