@@ -166,7 +166,7 @@ def tables(cost, factor, rag, power):
 
 
 def in_config(config):
-    """The same four tables as \p config (a config.hpp) has them."""
+    """The same four tables as `config` (a config.hpp path) has them."""
     text = config.read_text()
     ints = lambda s: [int(x) for x in re.findall(r"-?\d+", s)]
     body = lambda name: re.search(name + r"\[[^]]*\](?:\[[^]]*\])? = (\{.*?\});", text, re.S).group(1)
