@@ -141,37 +141,62 @@ TEST_CASE("busiest_cta_work: the persistent schedule's own count of its busiest 
 TEST_CASE("a persistent grid in clusters: a cluster's CTAs take tiles (m,n), (m+1,n), ... on every visit", "[schedule]") {
   for (int cluster : {2, 4})
     for (int ctas : {cluster, 3 * cluster, 132})
-      for (tut::TileCoord tiles : kTileShapes) {
-        CAPTURE(cluster, ctas, tiles.m, tiles.n);
-        tut::TileSchedule const s{tut::Visit::persistent, 8, ctas, cluster};
-        REQUIRE(s.valid());
-        int const rows = s.rows_of(tiles.m);
-        REQUIRE((rows % cluster == 0 && rows >= tiles.m && rows - tiles.m < cluster));
-        int const n = s.cta_count(tiles.m, tiles.n);
-        REQUIRE(n % cluster == 0);  // whole clusters
-        std::vector<int> hits(std::size_t(rows) * std::size_t(tiles.n), 0);
-        for (int first = 0; first < n; first += cluster) {
-          int const v = s.visits(first, tiles.m, tiles.n);
-          REQUIRE(v >= 1);
-          for (int r = 0; r < cluster; ++r) {
-            REQUIRE(s.visits(first + r, tiles.m, tiles.n) == v);  // the CTAs of a cluster load k-tiles in step
-            for (int j = 0; j < v; ++j) {
-              tut::TileCoord const lead = s.tile(first, j, tiles.m, tiles.n), t = s.tile(first + r, j, tiles.m, tiles.n);
-              REQUIRE(lead.m % cluster == 0);
-              REQUIRE(t == tut::TileCoord{lead.m + r, lead.n});  // the same B: column n
-              REQUIRE((t.m < rows && t.n < tiles.n));
-              ++hits[std::size_t(t.m) * std::size_t(tiles.n) + std::size_t(t.n)];
+      for (tut::TileCoord tiles : kTileShapes)
+        for (bool balanced : {false, true}) {
+          CAPTURE(cluster, ctas, tiles.m, tiles.n, balanced);
+          tut::TileSchedule const s{tut::Visit::persistent, 8, ctas, cluster, balanced};
+          REQUIRE(s.valid());
+          int const rows = s.rows_of(tiles.m);
+          REQUIRE((rows % cluster == 0 && rows >= tiles.m && rows - tiles.m < cluster));
+          int const n = s.cta_count(tiles.m, tiles.n);
+          REQUIRE(n % cluster == 0);  // whole clusters
+          std::vector<int> hits(std::size_t(rows) * std::size_t(tiles.n), 0);
+          for (int first = 0; first < n; first += cluster) {
+            int const v = s.visits(first, tiles.m, tiles.n);
+            REQUIRE(v >= 1);
+            for (int r = 0; r < cluster; ++r) {
+              REQUIRE(s.visits(first + r, tiles.m, tiles.n) == v);  // the CTAs of a cluster load k-tiles in step
+              for (int j = 0; j < v; ++j) {
+                tut::TileCoord const lead = s.tile(first, j, tiles.m, tiles.n), t = s.tile(first + r, j, tiles.m, tiles.n);
+                REQUIRE(lead.m % cluster == 0);
+                REQUIRE(t == tut::TileCoord{lead.m + r, lead.n});  // the same B: column n
+                REQUIRE((t.m < rows && t.n < tiles.n));
+                ++hits[std::size_t(t.m) * std::size_t(tiles.n) + std::size_t(t.n)];
+              }
             }
           }
+          for (int h : hits) REQUIRE(h == 1);  // every tile, the padded rows' too, once
+          // The busiest CTA, as Step::choose counts it.
+          int most = 0;
+          for (int c = 0; c < n; ++c) most = std::max(most, s.visits(c, tiles.m, tiles.n));
+          REQUIRE(tut::busiest_cta_work(std::int64_t(tiles.m) * 64, std::int64_t(tiles.n) * 32, 64, 32, s) ==
+                  std::int64_t(most) * 64 * 32);
         }
-        for (int h : hits) REQUIRE(h == 1);  // every tile, the padded rows' too, once
-        // The busiest CTA, as Step::choose counts it.
-        int most = 0;
-        for (int c = 0; c < n; ++c) most = std::max(most, s.visits(c, tiles.m, tiles.n));
-        REQUIRE(tut::busiest_cta_work(std::int64_t(tiles.m) * 64, std::int64_t(tiles.n) * 32, 64, 32, s) ==
-                std::int64_t(most) * 64 * 32);
-      }
   CHECK_FALSE((tut::TileSchedule{tut::Visit::persistent, 8, 131, 2}.valid()));  // half a cluster
   CHECK_FALSE((tut::TileSchedule{tut::Visit::persistent, 3, 132, 2}.valid()));  // a group of 3 rows splits clusters
   CHECK(tut::TileSchedule{tut::Visit::persistent, 8, 132, 2}.rows_of(3) == 4);
+}
+
+TEST_CASE("a balanced persistent grid: as few CTAs as its busiest one's tiles need", "[schedule]") {
+  using tut::Visit;
+  for (int cluster : {1, 2})
+    for (int ctas : {2, 6, 132})
+      for (tut::TileCoord tiles : kTileShapes) {
+        CAPTURE(cluster, ctas, tiles.m, tiles.n);
+        tut::TileSchedule const all{Visit::persistent, 16, ctas, cluster}, s{Visit::persistent, 16, ctas, cluster, true};
+        int const t = s.rows_of(tiles.m) * tiles.n, n = s.cta_count(tiles.m, tiles.n), most = (t + n - 1) / n;
+        int const n_all = all.cta_count(tiles.m, tiles.n);
+        REQUIRE((n % cluster == 0 && n <= n_all));
+        REQUIRE(most == (t + n_all - 1) / n_all);  // the busiest CTA computes as many tiles as with all of them
+        if (n > cluster) REQUIRE((t + n - cluster - 1) / (n - cluster) > most);  // a cluster fewer: it computes more
+        for (int c = 0; c < n; ++c) REQUIRE(s.visits(c, tiles.m, tiles.n) >= most - 1);  // the others: one fewer at most
+        if (cluster == 1)
+          for (int h : visit_counts(s, tiles)) REQUIRE(h == 1);  // every tile once (in clusters: the test above)
+      }
+  // 8192³ in 128×256 tiles: 2,048 tiles, 16 for the busiest CTA. Of 132 CTAs, 64 would compute 15.
+  CHECK(tut::TileSchedule{Visit::persistent, 16, 132, 2, true}.cta_count(64, 32) == 128);
+  CHECK(tut::TileSchedule{Visit::persistent, 16, 132, 2}.cta_count(64, 32) == 132);
+  // 7000³: 55 × 28 = 1,540 tiles, 12 for the busiest: 129 CTAs; in clusters, 56 × 28 = 1,568: 131, so 132.
+  CHECK(tut::TileSchedule{Visit::persistent, 16, 132, 1, true}.cta_count(55, 28) == 129);
+  CHECK(tut::TileSchedule{Visit::persistent, 16, 132, 2, true}.cta_count(55, 28) == 132);
 }

@@ -67,12 +67,17 @@ CUTE_HOST_DEVICE constexpr TileCoord raster_tile(int i, int tiles_m, int tiles_n
 struct TileSchedule {
   Visit kind = Visit::grid_2d;   ///< which of the three
   int group_m = 1;               ///< raster_1d, persistent: tile-rows per group of the raster order (>= 1)
-  int ctas = 1;                  ///< persistent: resident CTAs (>= 1; fewer run when there are fewer tiles)
+  int ctas = 1;                  ///< persistent: resident CTAs (>= 1; fewer run when there are fewer tiles, or balanced)
   /// \brief persistent: CTAs per cluster, along M (step 15). The CTAs of a cluster, numbered together,
   /// take tiles numbered together, which the raster order puts in one column: tiles (m, n), (m+1, n), ...
   /// For that the tile-rows are counted up to a multiple of cluster_m (rows_of), and the rows past the
   /// last are tiles outside C, which a CTA computes but does not store.
   int cluster_m = 1;
+  /// \brief persistent: start only as many CTAs as the busiest CTA's tiles need (step 15's cooperative
+  /// tiles). It computes ⌈tiles / ctas⌉ tiles either way; ⌈tiles / that⌉ CTAs (in whole clusters) share
+  /// them out so that each computes as many, or one fewer. 2,048 tiles on 132 CTAs: 128 CTAs of 16
+  /// tiles, not 68 of 16 and 64 of 15.
+  bool balanced = false;
 
   /// \brief group_m >= 1, and ctas >= 1 for a persistent schedule: what the functions below assume.
   /// Clusters: whole ones, and the raster's groups of tile-rows whole clusters.
@@ -89,7 +94,13 @@ struct TileSchedule {
     switch (kind) {
       case Visit::grid_2d: return {tiles_m, tiles_n};
       case Visit::raster_1d: return {tiles, 1};
-      default: return {ctas < tiles ? ctas : tiles, 1};
+      default: {
+        int const n = ctas < tiles ? ctas : tiles;
+        if (!balanced) return {n, 1};
+        int const most = (tiles + n - 1) / n;                       // the busiest CTA's tiles
+        int const fewest = (tiles + most - 1) / most;              // the fewest CTAs that compute no more
+        return {(fewest + cluster_m - 1) / cluster_m * cluster_m, 1};  // in whole clusters: still <= n
+      }
     }
   }
   /// \brief How many CTAs the launch starts.
