@@ -220,12 +220,19 @@ struct Config {
   /// must fit the SM's 64 K registers.
   static constexpr int kProducerRegs = 40;                           ///< the producer's registers per thread
   static constexpr int kConsumerRegs = CONSUMERS == 2 ? 232 : 240;  ///< each consumer's
-  /// \brief How the CTAs visit the tiles: persistent. 132 CTAs, one per SM of an H100 SXM or H200 (fewer
-  /// when there are fewer tiles), stay resident; CTA c computes tiles c, c + 132, c + 264, ... of step
-  /// 10's raster order (groups of 8 tile-rows, tut::raster_tile). Fixed when the step is compiled, so the
-  /// printout can name the CTA of any tile without a GPU.
+  /// \brief How the CTAs visit the tiles: persistent. Up to 132 CTAs, one per SM of an H100 SXM or H200,
+  /// stay resident; CTA c computes tiles c, c + G, c + 2G, ... of step 10's raster order
+  /// (tut::raster_tile), G the CTAs launched. Fixed when the step is compiled, so the printout can name
+  /// the CTA of any tile without a GPU. Ping-pong's as step 14's: groups of 8 tile-rows, min(132, tiles)
+  /// CTAs. The cooperative tiles, one in flight per CTA, run in groups of 16 tile-rows on as few CTAs as
+  /// their busiest needs (TileSchedule::balanced): at 8192³, 128 CTAs on 16 × 8 tiles of 128×256 at a
+  /// time read 2,048 rows of A and 2,048 of B, where groups of 8 on 132 CTAs read 1,024 and 4,224. At
+  /// the power limit that was 1 to 3% faster from 4096³ to 8192³; ping-pong, in groups of 16, ran up to
+  /// 14% slower (H100, each alone for 1.2 s, 2026-11-27). It costs at 1536³, one wave of 132 tiles of
+  /// 128×144: 16.7 µs per launch in groups of 16, 16.4 in groups of 8 (the median of 8 alternations).
   static constexpr int kCtas = 132;
-  static constexpr tut::TileSchedule kSchedule{tut::Visit::persistent, 8, kCtas, CLUSTER};  ///< CTA c: tiles c, c+132, ...
+  static constexpr tut::TileSchedule kSchedule{tut::Visit::persistent, GROUPS == 1 ? 16 : 8, kCtas, CLUSTER,
+                                               GROUPS == 1};  ///< CTA c: tiles c, c+G, ...
   static_assert(kSchedule.kind == tut::Visit::persistent, "the kernel's CTAs loop over their tiles");
 
   /// \brief sA: STAGES k-tiles of A, K-major, 128B-swizzled. (m,k,stage) -> smem_idx

@@ -1,8 +1,8 @@
 // Host tests of step 15: step 14's kernel in clusters of two CTAs, and the launch's choice, now of the
 // cluster too. Each configuration's ring, accumulators, partitions and epilogue subtiles are checked as
 // step 14 checks them (gemm_checks.hpp). What is new: the clusters' schedule (each cluster's CTAs on tiles
-// of one column of C, tut/tile_schedule.hpp's test checks it on many shapes) and the printout of the
-// cluster; and choose(), checked against the schedule itself (the busiest CTA's visits, counted CTA by CTA,
+// of one column of C, tut/tile_schedule.hpp's test checks it on many shapes), the cooperative tiles' tile
+// order and the printout of the cluster; and choose(), checked against the schedule itself (the busiest CTA's visits, counted CTA by CTA,
 // padded rows included) and against an exhaustive argmin, at random shapes, and at shapes where the run
 // that measured the costs timed every configuration.
 #include <algorithm>
@@ -73,6 +73,12 @@ TEST_CASE("each configuration: the ring, the accumulators, the partitions, the e
   CHECK(Wide::kSchedule.cluster_m == 1);
   CHECK(Default::kSchedule.valid());
   CHECK(Default::kCtas % Default::kClusterM == 0);
+  // The tile order: the cooperative tiles in groups of 16 tile-rows on balanced CTAs, ping-pong's as step 14's.
+  for (tut::TileSchedule s : {Default::kSchedule, Wide::kSchedule, Mid::kSchedule, Narrow::kSchedule})
+    CHECK((s.group_m == 16 && s.balanced && s.valid()));
+  for (tut::TileSchedule s : {Pingpong::kSchedule, Small::kSchedule}) CHECK((s.group_m == 8 && !s.balanced));
+  CHECK(Default::kSchedule.cta_count(64, 32) == 128);  // 8192³: 2,048 tiles, 16 for each of 128 CTAs
+  CHECK(Pingpong::kSchedule.cta_count(64, 64) == 132);  // 4,096 tiles, 32 for some of 132 CTAs
 }
 
 TEST_CASE("smem: each configuration's ring, its groups' C buffers and the barriers, within 227 KB", "[step15]") {
@@ -184,8 +190,9 @@ TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.
 TEST_CASE("the printout: the cluster, its CTAs' tiles and shares of B, and the choice", "[step15]") {
   std::string const out = trace_of({4096, 4096, 4104});  // K not a multiple of 16: the clusters run
   CHECK(has(out, "What is new: clusters of two CTAs, which share each k-tile of B"));
-  CHECK(has(out, "CTA 0      rank 0, tiles (0,0), (12,0), (16,1), (28,1)"));
-  CHECK(has(out, "CTA 1      rank 1, tiles (1,0), (13,0), (17,1), (29,1)"));
+  // 512 tiles on 128 CTAs (balanced), in groups of 16 tile-rows of 16 tiles: CTA c takes c, c+128, ...
+  CHECK(has(out, "CTA 0      rank 0, tiles (0,0), (0,8), (16,0), (16,8)"));
+  CHECK(has(out, "CTA 1      rank 1, tiles (1,0), (1,8), (17,0), (17,8)"));
   CHECK(has(out, "B rank 1   rows 128..255 of each 256 x 64 k-tile, 16384 bytes"));
   CHECK(has(out, "empty[s]   4 arrivals: 2 per CTA x 2"));
   CHECK(has(out, "65536 bytes per k-tile of the cluster, not 98304"));
