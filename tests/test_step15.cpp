@@ -2,9 +2,9 @@
 // cluster too. Each configuration's ring, accumulators, partitions and epilogue subtiles are checked as
 // step 14 checks them (gemm_checks.hpp). What is new: the clusters' schedule (each cluster's CTAs on tiles
 // of one column of C, tut/tile_schedule.hpp's test checks it on many shapes), the cooperative tiles' tile
-// order and the printout of the cluster; and choose(), checked against the schedule itself (the busiest CTA's visits, counted CTA by CTA,
-// padded rows included) and against an exhaustive argmin, at random shapes, and at shapes where the run
-// that measured the costs timed every configuration.
+// order and the printout of the cluster; and choose(), checked against the schedule itself (the busiest
+// CTA's visits, counted CTA by CTA, padded rows included) and against an exhaustive argmin, at random
+// shapes, and at shapes where the run that measured the costs timed every configuration.
 #include <algorithm>
 #include <cstdint>
 #include <random>

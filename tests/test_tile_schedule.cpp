@@ -157,7 +157,8 @@ TEST_CASE("a persistent grid in clusters: a cluster's CTAs take tiles (m,n), (m+
             for (int r = 0; r < cluster; ++r) {
               REQUIRE(s.visits(first + r, tiles.m, tiles.n) == v);  // the CTAs of a cluster load k-tiles in step
               for (int j = 0; j < v; ++j) {
-                tut::TileCoord const lead = s.tile(first, j, tiles.m, tiles.n), t = s.tile(first + r, j, tiles.m, tiles.n);
+                tut::TileCoord const lead = s.tile(first, j, tiles.m, tiles.n);
+                tut::TileCoord const t = s.tile(first + r, j, tiles.m, tiles.n);
                 REQUIRE(lead.m % cluster == 0);
                 REQUIRE(t == tut::TileCoord{lead.m + r, lead.n});  // the same B: column n
                 REQUIRE((t.m < rows && t.n < tiles.n));
@@ -183,13 +184,14 @@ TEST_CASE("a balanced persistent grid: as few CTAs as its busiest one's tiles ne
     for (int ctas : {2, 6, 132})
       for (tut::TileCoord tiles : kTileShapes) {
         CAPTURE(cluster, ctas, tiles.m, tiles.n);
-        tut::TileSchedule const all{Visit::persistent, 16, ctas, cluster}, s{Visit::persistent, 16, ctas, cluster, true};
+        tut::TileSchedule const all{Visit::persistent, 16, ctas, cluster};
+        tut::TileSchedule const s{Visit::persistent, 16, ctas, cluster, true};
         int const t = s.rows_of(tiles.m) * tiles.n, n = s.cta_count(tiles.m, tiles.n), most = (t + n - 1) / n;
         int const n_all = all.cta_count(tiles.m, tiles.n);
         REQUIRE((n % cluster == 0 && n <= n_all));
         REQUIRE(most == (t + n_all - 1) / n_all);  // the busiest CTA computes as many tiles as with all of them
         if (n > cluster) REQUIRE((t + n - cluster - 1) / (n - cluster) > most);  // a cluster fewer: it computes more
-        for (int c = 0; c < n; ++c) REQUIRE(s.visits(c, tiles.m, tiles.n) >= most - 1);  // the others: one fewer at most
+        for (int c = 0; c < n; ++c) REQUIRE(s.visits(c, tiles.m, tiles.n) >= most - 1);  // the others: one fewer
         if (cluster == 1)
           for (int h : visit_counts(s, tiles)) REQUIRE(h == 1);  // every tile once (in clusters: the test above)
       }

@@ -27,10 +27,10 @@ void print_visits(std::ostream& os, TracedTile const& traced) {
   TileSchedule const& s = traced.schedule;
   int const tm = traced.tiles.m, tn = traced.tiles.n, rows = s.rows_of(tm), tiles = rows * tn;
   int const ctas = s.cta_count(tm, tn), cta = traced.visitor.cta, visits = s.visits(cta, tm, tn);
-  os << "  Persistent CTAs: the launch starts "
-     << (s.balanced ? "as few as compute ceil(tiles/" + str(s.ctas) + ") tiles each:\n  " : "min(" + str(s.ctas) + ", tiles) = ")
-     << ctas << " CTAs for " << tiles << " tiles (" << rows << " x " << tn
-     << (rows == tm ? "" : ", the last tile-row past C's: whole clusters")
+  std::string const rule = s.balanced ? "as few as compute ceil(tiles/" + str(s.ctas) + ") tiles each:\n  "
+                                      : "min(" + str(s.ctas) + ", tiles) = ";
+  os << "  Persistent CTAs: the launch starts " << rule << ctas << " CTAs for " << tiles << " tiles (" << rows
+     << " x " << tn << (rows == tm ? "" : ", the last tile-row past C's: whole clusters")
      << "), one per SM,\n  and they stay: CTA c loops over raster tiles c, c+"
      << ctas << ", c+" << 2 * ctas << ", ... ";
   int const q = tiles / ctas, r = tiles % ctas;
