@@ -229,7 +229,8 @@ struct Config {
   /// time read 2,048 rows of A and 2,048 of B, where groups of 8 on 132 CTAs read 1,024 and 4,224. At
   /// the power limit that was 1 to 3% faster from 4096³ to 8192³; ping-pong, in groups of 16, ran up to
   /// 14% slower (H100, each alone for 1.2 s, 2026-11-27). It costs at 1536³, one wave of 132 tiles of
-  /// 128×144: 16.7 µs per launch in groups of 16, 16.4 in groups of 8 (the median of 8 alternations).
+  /// 128×144: 16.7 µs per launch in groups of 16, 16.4 in groups of 8 (the median of 8 alternations,
+  /// docs/bench/h100_2026-11-27-tile-order-one-wave.json).
   static constexpr int kCtas = 132;
   static constexpr tut::TileSchedule kSchedule{tut::Visit::persistent, GROUPS == 1 ? 16 : 8, kCtas, CLUSTER,
                                                GROUPS == 1};  ///< CTA c: tiles c, c+G, ...
