@@ -35,11 +35,11 @@
 //   ms_rounds      the kernel's time per launch in the rounds: the median over the rounds of its batch's
 //                  (ms_per_launch is time_loop's, timed alone, before them)
 //   sustain_ratio, sustain_ratio_min, sustain_ratio_max
-//                  with --sustain=S, the steady state (sustained): the kernel and the fastest baseline of
-//                  its rounds alternate 5 times in segments of S seconds of back-to-back batches, and only
-//                  the batches of each segment's last third are timed; the median of the 5 ratios, and
-//                  their spread. The rounds' 20 ms batches are bursts: on a GPU at its power limit the two
-//                  differ (bench/README.md)
+//                  with --sustain=S, the steady state (sustained): the kernel and every baseline take
+//                  turns 5 times in segments of S seconds of back-to-back batches, and only the batches of
+//                  each segment's last third are timed; against the baseline fastest there, the median of
+//                  the 5 ratios, and their spread. The rounds' 20 ms batches are bursts: on a GPU at its
+//                  power limit the two differ, and so may the fastest baseline (bench/README.md)
 // After the run, a Markdown table on stdout (stderr when Google Benchmark's JSON or CSV goes there) sums
 // it up: per kernel, its TFLOP/s, the baselines' and the three medians (print_summary).
 // Every variant of every step runs (tut::all_steps(), the list CMake registers). A kernel whose result
@@ -480,7 +480,7 @@ double median(std::vector<double> v) {
 // round) where no CUTLASS kernel runs; best is over the fastest baseline of the round.
 struct Rounds {
   std::vector<double> blas, lt, cutlass, best;
-  std::string fastest;  // the baseline with the lowest median time over the rounds (--sustain runs against it)
+  std::string fastest;  // the baseline with the lowest median time over the rounds
   std::vector<double> vs_fastest;  // over that one baseline, in every round
   double kernel_ms = 0;             // the kernel's batch: the median of its times over the rounds
 };
@@ -549,24 +549,31 @@ Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launc
   return out;
 }
 
-// --sustain=S, the steady state: the kernel and the baseline \p base (the fastest in its rounds) alternate
-// in segments of S seconds of back-to-back batches, the kernel first, kSustainAlternations times each.
-// Only the batches that start in a segment's last third are timed: by then the GPU has run that load for
-// 2S/3 seconds and sits at its power limit, where 20 ms batches (the rounds) do not get. One ratio per
-// alternation, the baseline's time per launch over the kernel's.
+// --sustain=S, the steady state: the kernel and every baseline take turns in segments of S seconds of
+// back-to-back batches, kSustainAlternations times, the kernel first in even alternations and last in odd
+// ones. Only the batches that start in a segment's last third are timed: by then the GPU has run that load
+// for 2S/3 seconds and sits at its power limit, where 20 ms batches (the rounds) do not get. The kernel is
+// held against the fastest baseline there, the lowest median time per launch over its segments, which
+// need not be the fastest of the rounds: one ratio per alternation, its time per launch over the kernel's.
 constexpr int kSustainAlternations = 5;
+struct Sustained {
+  std::string against;         // the fastest baseline at the power limit
+  std::vector<double> ratios;  // its time per launch over the kernel's, one per alternation
+};
 template <class Launch>
-std::vector<double> sustained(Operands& o, int batch, Entry const& base, std::string const& what, Launch&& kernel) {
+Sustained sustained(Operands& o, int batch, std::string const& what, Launch&& kernel) {
+  std::vector<Entry> entries = baselines_of(o);
+  entries.push_back({what, kernel, kKernel});
   double const limit_s = tut::watchdog_seconds(o.p, g_timeout_s);
   BatchTimer timer;
-  auto const segment = [&](std::string const& name, auto&& launch) {  // ms per launch in the last third
+  auto const segment = [&](Entry const& e) {  // ms per launch in the last third
     auto const t0 = std::chrono::steady_clock::now();
     double ms = 0, last = 0;
     int launches = 0;
     for (;;) {
       double const at = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (at >= g_sustain_s) break;
-      last = timer.ms(batch, name, limit_s, launch);
+      last = timer.ms(batch, e.name, limit_s, e.launch);
       if (at >= g_sustain_s * 2 / 3) {
         ms += last;
         launches += batch;
@@ -574,12 +581,19 @@ std::vector<double> sustained(Operands& o, int batch, Entry const& base, std::st
     }
     return launches ? ms / launches : last / batch;  // S shorter than a batch: its one batch
   };
-  std::vector<double> ratios;
-  for (int a = 0; a < kSustainAlternations; ++a) {
-    double const k = segment(what, kernel);
-    ratios.push_back(segment(base.name, base.launch) / k);
-  }
-  return ratios;
+  std::size_t const n = entries.size();
+  std::vector<std::vector<double>> ms(n);  // per entry, its time per launch in each alternation
+  for (int a = 0; a < kSustainAlternations; ++a)
+    for (std::size_t j = 0; j < n; ++j) {
+      std::size_t const e = a % 2 ? j : n - 1 - j;  // even: the kernel (entries' last) first, then backwards
+      ms[e].push_back(segment(entries[e]));
+    }
+  std::size_t f = 0;  // the fastest baseline
+  for (std::size_t e = 1; e + 1 < n; ++e)
+    if (median(ms[e]) < median(ms[f])) f = e;
+  Sustained out{entries[f].name, {}};
+  for (std::size_t a = 0; a < ms[f].size(); ++a) out.ratios.push_back(ms[f][a] / ms[n - 1][a]);
+  return out;
 }
 
 // One line of the summary table (print_summary).
@@ -593,11 +607,12 @@ struct SummaryRow {
   double best_min, best_max;
   std::string fastest;                        // the fastest baseline of the rounds
   double vs_fastest;                          // the median ratio to it, round by round
-  double sustain, sustain_min, sustain_max;   // --sustain: the median ratio to it, and the spread (NaN: off)
+  std::string sustain_vs;                     // --sustain: the fastest baseline at the power limit
+  double sustain, sustain_min, sustain_max;   // the median ratio to it, and the spread (NaN: off)
 };
 std::vector<SummaryRow> g_summary;  // in the order the kernels first ran
-// entry -> the baseline its --sustain ran against, and the ratios (measured once per entry)
-std::map<std::string, std::pair<std::string, std::vector<double>>> g_sustained;
+// entry -> its --sustain: the baseline it is held against, and the ratios (measured once per entry)
+std::map<std::string, Sustained> g_sustained;
 
 double tflops_of(std::map<std::string, double> const& baseline, std::string const& key);
 double cutlass_tflops(std::string const& key);
@@ -616,27 +631,21 @@ void rounds_of(benchmark::State& state, Operands& o, std::string const& what, st
   SummaryRow row{what, size_name(o.p), what.substr(0, what.rfind('/')), baseline_key(o), t.tflops,
                  lt_tuned(o).tried, median(r.blas), r.lt.empty() ? NAN : median(r.lt),
                  r.cutlass.empty() ? NAN : median(r.cutlass), median(r.best), *lo, *hi, r.fastest,
-                 median(r.vs_fastest), NAN, NAN, NAN};
-  // --sustain: Google Benchmark may call this entry more than once; the steady state is measured once,
-  // against the fastest baseline of that call's rounds.
+                 median(r.vs_fastest), "", NAN, NAN, NAN};
+  // --sustain: Google Benchmark may call this entry more than once; the steady state is measured once.
   if (g_sustain_s > 0) {
     auto [it, fresh] = g_sustained.try_emplace(what);
-    if (fresh) {
-      it->second.first = r.fastest;
-      for (Entry const& e : baselines_of(o))
-        if (e.name == r.fastest) it->second.second = sustained(o, t.batch, e, what, kernel);
-    }
-    auto const& [against, ratios] = it->second;
-    if (!ratios.empty()) {
-      auto const [slo, shi] = std::minmax_element(ratios.begin(), ratios.end());
-      row.fastest = against;
-      row.sustain = median(ratios);
-      row.sustain_min = *slo;
-      row.sustain_max = *shi;
-      state.counters["sustain_ratio"] = row.sustain;
-      state.counters["sustain_ratio_min"] = row.sustain_min;
-      state.counters["sustain_ratio_max"] = row.sustain_max;
-    }
+    if (fresh) it->second = sustained(o, t.batch, what, kernel);
+    Sustained const& s = it->second;
+    auto const [slo, shi] = std::minmax_element(s.ratios.begin(), s.ratios.end());
+    row.sustain_vs = s.against;
+    row.sustain = median(s.ratios);
+    row.sustain_min = *slo;
+    row.sustain_max = *shi;
+    state.SetLabel("sustained vs " + s.against);  // the JSON's "label": counters hold numbers only
+    state.counters["sustain_ratio"] = row.sustain;
+    state.counters["sustain_ratio_min"] = row.sustain_min;
+    state.counters["sustain_ratio_max"] = row.sustain_max;
   }
   state.counters["ratio_cuBLAS"] = row.blas;
   if (!r.lt.empty()) state.counters["ratio_cuBLASLt"] = row.lt;
@@ -737,8 +746,8 @@ void print_summary(std::FILE* out) {
                     fixed(r.best, 3) + " (" + fixed(r.best_min, 3) + ".." + fixed(r.best_max, 3) + ")",
                     fixed(r.vs_fastest, 3) + " " + r.fastest,
                     std::isnan(r.sustain) ? "-"
-                                          : fixed(r.sustain, 3) + " vs " + r.fastest + " (" + fixed(r.sustain_min, 3) +
-                                                ".." + fixed(r.sustain_max, 3) + ")"});
+                                          : fixed(r.sustain, 3) + " vs " + r.sustain_vs + " (" +
+                                                fixed(r.sustain_min, 3) + ".." + fixed(r.sustain_max, 3) + ")"});
   std::array<std::size_t, 12> width{};
   for (auto const& row : rows)
     for (std::size_t c = 0; c < cols; ++c) width[c] = std::max(width[c], row[c].size());
