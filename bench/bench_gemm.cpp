@@ -31,9 +31,9 @@
 //   ratio_fastest  over one baseline, the fastest: the one with the lowest median time over the rounds;
 //                  the median over the rounds (ratio_best takes each round's fastest, the luckiest of three
 //                  or four)
-//   rounds         how many rounds (--rounds=N, default 7)
-//   ms_rounds      the kernel's time per launch in the rounds: the median over the rounds of its batch's
-//                  (ms_per_launch is time_loop's, timed alone, before them)
+//   rounds         how many rounds, each of two passes (--rounds=N, default 5)
+//   ms_rounds      the kernel's time per launch in the rounds: the median over the rounds of its two
+//                  batches' mean (ms_per_launch is time_loop's, timed alone, before them)
 //   sustain_ratio, sustain_ratio_min, sustain_ratio_max
 //                  with --sustain=S, the steady state (sustained): the kernel and every baseline take
 //                  turns 5 times in segments of S seconds of back-to-back batches, and only the batches of
@@ -87,9 +87,9 @@ void cublas_check(cublasStatus_t s, char const* what) {
   if (s != CUBLAS_STATUS_SUCCESS) throw tut::CudaError(std::string(what) + " failed: cuBLAS status " + std::to_string(int(s)));
 }
 
-// Interleaved rounds per kernel (interleaved_rounds): with 7, one disturbed round cannot move the median,
-// and the min..max of the rounds shows how well they agree. --rounds=N changes it.
-constexpr int kDefaultRounds = 7;
+// Interleaved rounds per kernel (interleaved_rounds), two passes each: with 5, one disturbed round cannot
+// carry the median off, and the min..max of the rounds shows how well they agree. --rounds=N changes it.
+constexpr int kDefaultRounds = 5;
 // Rounds are for the kernels that contend with the vendor library: one at least this fraction of the
 // better baseline in its own timing (time_loop). The others (steps 01-07 at most sizes) would spend
 // minutes of rounds to confirm a ratio nobody disputes, and get their plain vs_cuBLAS only.
@@ -482,7 +482,7 @@ struct Rounds {
   std::vector<double> blas, lt, cutlass, best;
   std::string fastest;  // the baseline with the lowest median time over the rounds
   std::vector<double> vs_fastest;  // over that one baseline, in every round
-  double kernel_ms = 0;             // the kernel's batch: the median of its times over the rounds
+  double kernel_ms = 0;             // the kernel's batch: the median over the rounds of its two batches' mean
 };
 
 // One entry of a round: a baseline, or the kernel.
@@ -505,13 +505,17 @@ std::vector<Entry> baselines_of(Operands& o) {
   return entries;
 }
 
-// g_rounds rounds of the kernel against every baseline. A round times, back to back, a batch of
-// cublasGemmEx, one of the tuned cublasLtMatmul, one of each CUTLASS kernel and one of the kernel, \p batch
-// launches each, so that all share the GPU's state of that moment (clocks, temperature, whatever else
-// runs), which entries timed seconds apart do not. Odd rounds run them in the reverse order, kernel
-// first: the first batch after the host's pause and the last one, on a warmer GPU, fall to each side as
-// often, so the order cannot bias the ratios. (Neighbours still share a power budget: on a GPU at its
-// power limit a light kernel runs slower beside cuBLAS than alone; bench/README.md.)
+// g_rounds rounds of the kernel against every baseline. A round is two passes, each of which times, back to
+// back, a batch of cublasGemmEx, one of the tuned cublasLtMatmul, one of each CUTLASS kernel and one of the
+// kernel, \p batch launches each, so that all share the GPU's state of that moment (clocks, temperature,
+// whatever else runs), which entries timed seconds apart do not. The second pass runs them in the reverse
+// order, kernel first. A round's ratios are over each entry's time summed over its two passes: every entry
+// then sits, on average, in the middle of the round, and a trend across the round (a GPU that slows as it
+// warms) costs each as much. Per pass the kernel's place counts: on a GPU at its power limit a batch runs
+// on the clocks its neighbour left (bench/README.md): at 8192^3 on an H100, step 16 held 0.87 to 0.92 of
+// cuBLASLt in the passes where it ran last, and 0.88 to 1.00 (median 0.97) where it ran first (2026-11-27).
+// Rounds of one pass each gave an odd count more passes of one kind than of the other, and the median fell
+// among the more numerous.
 template <class Launch>
 Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launch&& kernel) {
   std::vector<Entry> entries = baselines_of(o);
@@ -520,16 +524,17 @@ Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launc
   BatchTimer timer;
   Rounds out;
   std::size_t const n = entries.size();
-  std::vector<std::vector<double>> times(n);  // per entry, its time in each round
+  std::vector<std::vector<double>> times(n);  // per entry, its time in each round: both passes' batches
   for (int r = 0; r < g_rounds; ++r) {
+    for (std::vector<double>& t : times) t.push_back(0);
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::size_t j = 0; j < n; ++j) {
+        std::size_t const e = pass == 0 ? j : n - 1 - j;
+        times[e].back() += timer.ms(batch, entries[e].name, limit_s, entries[e].launch);
+      }
     std::array<double, 4> ms;  // per group, the fastest of its entries in this round
     ms.fill(INFINITY);
-    for (std::size_t j = 0; j < n; ++j) {
-      std::size_t const e = r % 2 ? n - 1 - j : j;
-      double const t = timer.ms(batch, entries[e].name, limit_s, entries[e].launch);
-      times[e].push_back(t);
-      ms[entries[e].group] = std::min(ms[entries[e].group], t);
-    }
+    for (std::size_t e = 0; e < n; ++e) ms[entries[e].group] = std::min(ms[entries[e].group], times[e].back());
     double const k = ms[kKernel];
     out.blas.push_back(ms[kBlas] / k);
     if (std::isfinite(ms[kLt])) out.lt.push_back(ms[kLt] / k);
@@ -544,7 +549,7 @@ Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launc
       f = e;
     }
   out.fastest = entries[f].name;
-  out.kernel_ms = median(times[n - 1]);
+  out.kernel_ms = median(times[n - 1]) / 2;  // one batch: half a round's two
   for (int r = 0; r < g_rounds; ++r) out.vs_fastest.push_back(times[f][std::size_t(r)] / times[n - 1][std::size_t(r)]);
   return out;
 }
@@ -762,7 +767,7 @@ void print_summary(std::FILE* out) {
   std::string rule = "|";
   for (std::size_t c = 0; c < cols; ++c)
     rule += c < 2 ? ":" + std::string(width[c] + 1, '-') + "|" : std::string(width[c] + 1, '-') + ":|";
-  std::fprintf(out, "\nKernel TFLOP/s / baseline TFLOP/s: medians of %d interleaved rounds (--rounds)", g_rounds);
+  std::fprintf(out, "\nKernel TFLOP/s / baseline TFLOP/s: medians of %d interleaved rounds, two passes each (--rounds)", g_rounds);
   if (g_sustain_s > 0)
     std::fprintf(out, "; sustained: medians of %d alternations of %g s segments, the last third of each timed (--sustain)",
                  kSustainAlternations, g_sustain_s);
