@@ -767,7 +767,8 @@ void print_summary(std::FILE* out) {
   std::string rule = "|";
   for (std::size_t c = 0; c < cols; ++c)
     rule += c < 2 ? ":" + std::string(width[c] + 1, '-') + "|" : std::string(width[c] + 1, '-') + ":|";
-  std::fprintf(out, "\nKernel TFLOP/s / baseline TFLOP/s: medians of %d interleaved rounds, two passes each (--rounds)", g_rounds);
+  std::fprintf(out, "\nKernel TFLOP/s / baseline TFLOP/s: medians of %d interleaved rounds, two passes each (--rounds)",
+               g_rounds);
   if (g_sustain_s > 0)
     std::fprintf(out, "; sustained: medians of %d alternations of %g s segments, the last third of each timed (--sustain)",
                  kSustainAlternations, g_sustain_s);
