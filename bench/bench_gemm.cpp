@@ -505,6 +505,29 @@ std::vector<Entry> baselines_of(Operands& o) {
   return entries;
 }
 
+// The baselines, then the kernel (\p what): the entries of a round, and of --sustain's alternations.
+template <class Launch>
+std::vector<Entry> with_kernel(Operands& o, std::string const& what, Launch&& kernel) {
+  std::vector<Entry> entries = baselines_of(o);
+  entries.push_back({what, kernel, kKernel});
+  return entries;
+}
+
+// \p t: each entry's times, one per round (or alternation), the kernel's last. The baseline with the lowest
+// median time (the first of them on a tie), and its time over the kernel's in each round.
+struct Fastest {
+  std::size_t entry;
+  std::vector<double> ratios;
+};
+Fastest fastest_baseline(std::vector<std::vector<double>> const& t) {
+  std::size_t const k = t.size() - 1;
+  Fastest out{0, {}};
+  for (std::size_t e = 1; e < k; ++e)
+    if (median(t[e]) < median(t[out.entry])) out.entry = e;
+  for (std::size_t r = 0; r < t[k].size(); ++r) out.ratios.push_back(t[out.entry][r] / t[k][r]);
+  return out;
+}
+
 // g_rounds rounds of the kernel against every baseline. A round is two passes, each of which times, back to
 // back, a batch of cublasGemmEx, one of the tuned cublasLtMatmul, one of each CUTLASS kernel and one of the
 // kernel, \p batch launches each, so that all share the GPU's state of that moment (clocks, temperature,
@@ -518,8 +541,7 @@ std::vector<Entry> baselines_of(Operands& o) {
 // among the more numerous.
 template <class Launch>
 Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launch&& kernel) {
-  std::vector<Entry> entries = baselines_of(o);
-  entries.push_back({what, kernel, kKernel});
+  std::vector<Entry> const entries = with_kernel(o, what, kernel);
   double const limit_s = tut::watchdog_seconds(o.p, g_timeout_s);
   BatchTimer timer;
   Rounds out;
@@ -541,16 +563,10 @@ Rounds interleaved_rounds(Operands& o, int batch, std::string const& what, Launc
     if (std::isfinite(ms[kCutlass])) out.cutlass.push_back(ms[kCutlass] / k);
     out.best.push_back(std::min({ms[kBlas], ms[kLt], ms[kCutlass]}) / k);
   }
-  double fastest = INFINITY;  // the baseline with the lowest median time over the rounds
-  std::size_t f = 0;
-  for (std::size_t e = 0; e + 1 < n; ++e)
-    if (double const m = median(times[e]); m < fastest) {
-      fastest = m;
-      f = e;
-    }
-  out.fastest = entries[f].name;
+  Fastest const f = fastest_baseline(times);
+  out.fastest = entries[f.entry].name;
+  out.vs_fastest = f.ratios;
   out.kernel_ms = median(times[n - 1]) / 2;  // one batch: half a round's two
-  for (int r = 0; r < g_rounds; ++r) out.vs_fastest.push_back(times[f][std::size_t(r)] / times[n - 1][std::size_t(r)]);
   return out;
 }
 
@@ -567,8 +583,7 @@ struct Sustained {
 };
 template <class Launch>
 Sustained sustained(Operands& o, int batch, std::string const& what, Launch&& kernel) {
-  std::vector<Entry> entries = baselines_of(o);
-  entries.push_back({what, kernel, kKernel});
+  std::vector<Entry> const entries = with_kernel(o, what, kernel);
   double const limit_s = tut::watchdog_seconds(o.p, g_timeout_s);
   BatchTimer timer;
   auto const segment = [&](Entry const& e) {  // ms per launch in the last third
@@ -593,12 +608,8 @@ Sustained sustained(Operands& o, int batch, std::string const& what, Launch&& ke
       std::size_t const e = a % 2 ? j : n - 1 - j;  // even: the kernel (entries' last) first, then backwards
       ms[e].push_back(segment(entries[e]));
     }
-  std::size_t f = 0;  // the fastest baseline
-  for (std::size_t e = 1; e + 1 < n; ++e)
-    if (median(ms[e]) < median(ms[f])) f = e;
-  Sustained out{entries[f].name, {}};
-  for (std::size_t a = 0; a < ms[f].size(); ++a) out.ratios.push_back(ms[f][a] / ms[n - 1][a]);
-  return out;
+  Fastest f = fastest_baseline(ms);
+  return {entries[f.entry].name, std::move(f.ratios)};
 }
 
 // One line of the summary table (print_summary).
