@@ -534,8 +534,8 @@ Fastest fastest_baseline(std::vector<std::vector<double>> const& t) {
 // whatever else runs), which entries timed seconds apart do not. The second pass runs them in the reverse
 // order, kernel first. A round's ratios are over each entry's time summed over its two passes: every entry
 // then sits, on average, in the middle of the round, and a trend across the round (a GPU that slows as it
-// warms) costs each as much. Per pass the kernel's place counts: on a GPU at its power limit a batch runs
-// on the clocks its neighbour left (bench/README.md): at 8192^3 on an H100, step 16 held 0.87 to 0.92 of
+// warms) costs each as much. Per pass the kernel's place counts: on a GPU at its power limit it changes the
+// speed of the whole batch (bench/README.md): at 8192^3 on an H100, step 16 held 0.87 to 0.92 of
 // cuBLASLt in the passes where it ran last, and 0.88 to 1.00 (median 0.97) where it ran first (2026-11-27).
 // Rounds of one pass each gave an odd count more passes of one kind than of the other, and the median fell
 // among the more numerous.
