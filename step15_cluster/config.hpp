@@ -93,10 +93,11 @@ using SmemAtomC = GMMA::Layout_K_SW64_Atom<float>;
 /// \brief Columns per subtile of the epilogue: a group's C tile leaves the CTA as BLK_N/kEpiN
 /// subtiles of BLK_M×kEpiN, one TMA box each, so that C needs only two such buffers per group.
 inline constexpr int kEpiN = 16;
-/// \brief The epilogue's smem buffers per group of consumers: its subtile e is written into its buffer
-/// e % kEpiBuffers, while the TMA unit may still be reading the other.
+/// \brief The epilogue's smem buffers per group of consumers: it writes its subtiles into them in turn,
+/// while the TMA unit may still be reading the other.
 inline constexpr int kEpiBuffers = 2;
-/// \brief The buffer group \p group writes subtile \p subtile of its tile into: its own two in turn.
+/// \brief The buffer group \p group writes its \p subtile -th subtile into, counting over all its tiles: its
+/// own two in turn.
 /// A cooperative group stores one tile with both warpgroups; in ping-pong each stores its own tiles.
 CUTE_HOST_DEVICE constexpr int epi_buffer(int group, int subtile) {
   return group * kEpiBuffers + subtile % kEpiBuffers;
