@@ -32,6 +32,12 @@ STEADY is every configuration alone, for 1.2 s of back-to-back launches each, at
 
 The step's launch that picks by itself is named without its configuration ("step15_cluster/<size>"): it
 is the one configuration not named at that size.
+
+ADDED: a configuration added after the sweeps, swept on its own in another run (the same three sweeps'
+shapes, a fresh machine), beside REFERENCE, a configuration of SWEEP. Its times in the rounds and at the
+power limit are scaled by how REFERENCE's times there differ between the two runs (the median over the
+shapes both have of SWEEP's, or STEADY's at the limit, over the new run's); its ragged factor needs no
+scaling, since fit_ragged compares each configuration with itself at 4096^3 in the same run.
 """
 import json
 import pathlib
@@ -45,6 +51,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SWEEP = ROOT / "docs/bench/h100_2026-11-26-sweep-rounds.json"
 RAGGED = ROOT / "docs/bench/h100_2026-11-26-sweep-ragged.json"
 STEADY = ROOT / "docs/bench/h100_2026-11-27-sweep-steady.json"
+# {configuration: (its SWEEP, RAGGED and STEADY)}, each beside REFERENCE.
+ADDED = {"128x176": tuple(ROOT / f"docs/bench/h100_2026-11-27f-sweep-{s}-128x176.json"
+                          for s in ("rounds", "ragged", "steady"))}
+REFERENCE = "128x128"
 # Step 15's tables, and step 16's copy of them (its kernel is step 15's, and it chooses as step 15 does).
 CONFIGS = [ROOT / "step15_cluster/config.hpp", ROOT / "step16_pdl/config.hpp"]
 CTAS = 132
@@ -52,9 +62,9 @@ NOISE = 50  # in 1/1000: how far one run of rounds leaves a ratio from 1 (bench/
 AT_LIMIT = 0.9  # a steady run at the power limit draws at least this share of it
 # Variants' order (config.hpp), each (BLK_M, BLK_N, CTAs per cluster along M).
 VARIANTS = {"2x128x256": (128, 256, 2), "128x256": (128, 256, 1), "128x128": (128, 128, 1),
-            "64x128": (64, 128, 1), "2x128x192": (128, 192, 2), "2x128x144": (128, 144, 2)}
+            "64x128": (64, 128, 1), "2x128x192": (128, 192, 2), "2x128x144": (128, 144, 2), "128x176": (128, 176, 1)}
 NAMES = {"2x128x256": "Default", "128x256": "Wide", "128x128": "Pingpong", "64x128": "Small",
-         "2x128x192": "Mid", "2x128x144": "Narrow"}
+         "2x128x192": "Mid", "2x128x144": "Narrow", "128x176": "PingpongWide"}
 
 
 def busiest_tiles(m, n, variant):
@@ -74,7 +84,26 @@ def ragged(m, n, variant):
 
 
 def load(path):
-    """{(variant, (m, n, k)): ns per launch in the rounds}."""
+    """{(variant, (m, n, k)): ns per launch in the rounds}; an ADDED configuration's from its own sweep."""
+    out = load_one(path)
+    for v, paths in ADDED.items():
+        theirs = load_one(paths[(SWEEP, RAGGED).index(path)])
+        if path == SWEEP:
+            out.update(scaled(out, theirs, v))
+        else:
+            out.update({key: t for key, t in theirs.items() if key[0] == v})
+    return out
+
+
+def scaled(ours, theirs, v):
+    """theirs' times of configuration v, times the median over shapes of REFERENCE's time in ours over theirs."""
+    scale = statistics.median(ours[(REFERENCE, s)] / t for (w, s), t in theirs.items()
+                              if w == REFERENCE and (REFERENCE, s) in ours)
+    return {key: t * scale for key, t in theirs.items() if key[0] == v}
+
+
+def load_one(path):
+    """{(variant, (m, n, k)): ns per launch in the rounds}, from one bench_gemm run."""
     by_size = {}
     for b in json.loads(path.read_text())["benchmarks"]:
         if b.get("run_type") != "iteration" or not b["name"].startswith("step15_cluster/") or "ms_rounds" not in b:
@@ -84,7 +113,7 @@ def load(path):
         by_size.setdefault(size, {})[parts[1] if len(parts) == 4 else None] = b["ms_rounds"] * 1e6
     out = {}
     for size, entries in by_size.items():
-        unnamed = [v for v in VARIANTS if v not in entries]
+        unnamed = [v for v in VARIANTS if v not in entries and v not in ADDED]
         if None in entries:
             if len(unnamed) != 1:
                 sys.exit(f"fit_costs: {size}: the step's own pick is not the one configuration left unnamed")
@@ -140,18 +169,26 @@ def fit_ragged(times, cost, factor):
     return out
 
 
-def fit_power(path, cost, factor, rag):
-    """kPowerFactor: {variant: factor in 1/1000}, from STEADY's runs at the power limit."""
+def at_limit(path):
+    """{(variant, (m, n, k)): ns per launch} of a STEADY sweep's runs at the power limit."""
     sweep = json.loads(path.read_text())
     limit = sweep["context"]["gpu"]["power_limit_w"]
+    return {(r["variant"], (r["m"], r["n"], r["k"])): r["ms_per_launch"] * 1e6 for r in sweep["runs"]
+            if r["power_w"] >= AT_LIMIT * limit}
+
+
+def fit_power(path, cost, factor, rag):
+    """kPowerFactor: {variant: factor in 1/1000}, from STEADY's runs at the power limit."""
+    runs = at_limit(path)
+    for v, paths in ADDED.items():
+        runs.update(scaled(runs, at_limit(paths[2]), v))
     out = {}
     for v in VARIANTS:
         num = den = 0.0
-        for r in sweep["runs"]:
-            m, n, k = r["m"], r["n"], r["k"]
-            if r["variant"] != v or r["power_w"] < AT_LIMIT * limit:
+        for (w, (m, n, k)), t in runs.items():
+            if w != v:
                 continue
-            t, tiles, (k_tile, tile, launch) = r["ms_per_launch"] * 1e6, busiest_tiles(m, n, v), cost[v]
+            tiles, (k_tile, tile, launch) = busiest_tiles(m, n, v), cost[v]
             f = factor[v][rate_row(k)] / 1000 * (rag[v] / 1000 if ragged(m, n, v) else 1)
             a, b = tiles * -(-k // 64) * k_tile * f / t, (t - tiles * tile - launch) / t
             num, den = num + a * b, den + a * a
@@ -172,7 +209,8 @@ def in_config(config):
     body = lambda name: re.search(name + r"\[[^]]*\](?:\[[^]]*\])? = (\{.*?\});", text, re.S).group(1)
     c = ints(re.sub(r"//[^\n]*", "", body("kCost")))
     f = ints(body("kKTileFactor"))
-    return ([tuple(c[i:i + 3]) for i in range(0, len(c), 3)], [f[i:i + 6] for i in range(0, len(f), 6)],
+    n = len(VARIANTS)
+    return ([tuple(c[i:i + 3]) for i in range(0, len(c), 3)], [f[i:i + n] for i in range(0, len(f), n)],
             ints(body("kRaggedFactor")), ints(body("kPowerFactor")))
 
 
@@ -187,7 +225,8 @@ def main(argv):
                 print(f"fit_costs: {config.relative_to(ROOT)} holds {held},\n  the sweeps give {fitted}", file=sys.stderr)
                 return 1
         print(f"fit_costs: {' and '.join(str(c.relative_to(ROOT)) for c in CONFIGS)} hold the costs that "
-              f"{SWEEP.name}, {RAGGED.name} and {STEADY.name} give")
+              f"{SWEEP.name}, {RAGGED.name} and {STEADY.name} give"
+              + "".join(f", with {v}'s own {', '.join(p.name for p in paths)}" for v, paths in ADDED.items()))
         return 0
     if argv[1:]:
         print(__doc__, file=sys.stderr)

@@ -4,7 +4,7 @@ back-to-back launches (the step's --iters), one after another, so that the GPU s
 step's own timing line gives the mean time per launch. Where nvidia-smi is found, the GPU's power and SM clock
 are sampled every 100 ms and averaged over the last half of each run's launches. Needs a GPU.
 
-    scripts/steady_sweep.py --binary build/bin/step15_cluster --out <json> [--seconds 1.2] MxNxK [MxNxK ...]
+    scripts/steady_sweep.py --binary build/bin/step15_cluster --out <json> [--seconds 1.2] [--variants a,b] MxNxK [...]
 
 The JSON holds the GPU, the command, and one row per run: variant, m, n, k, iters, ms_per_launch, pass, and
 power_w and sm_mhz (absent without nvidia-smi). scripts/fit_costs.py fits step 15's k-tile factors at the
@@ -58,6 +58,7 @@ def main(argv):
     ap.add_argument("--binary", required=True, help="the step's executable")
     ap.add_argument("--out", required=True, help="the JSON to write")
     ap.add_argument("--seconds", type=float, default=1.2, help="back-to-back launches per run, in seconds")
+    ap.add_argument("--variants", help="comma-separated configurations to run (default: every one the step has)")
     ap.add_argument("shapes", nargs="+", help="MxNxK")
     a = ap.parse_args(argv[1:])
     shapes = []
@@ -66,6 +67,11 @@ def main(argv):
             ap.error(f"a shape is MxNxK, got '{s}'")
         shapes.append(tuple(int(x) for x in s.split("x")))
     variants = subprocess.run([a.binary, "--list-variants"], capture_output=True, text=True, check=True).stdout.split()
+    if a.variants:
+        unknown = sorted(set(a.variants.split(",")) - set(variants))
+        if unknown:
+            ap.error(f"no configuration {', '.join(unknown)} in {a.binary} (it has {' '.join(variants)})")
+        variants = [v for v in variants if v in a.variants.split(",")]
     samples, smi = sampler()
     context = {"gpu": gpu(), "date": datetime.date.today().isoformat(), "seconds": a.seconds,
                "command": " ".join(pathlib.Path(x).name if i == 0 else x for i, x in enumerate(argv))}

@@ -284,14 +284,16 @@ struct Config {
 /// same tile; Pingpong, step 13's; Small, ping-pong on 64×128×64 (8 stages of 24 KB); and Mid, the
 /// cooperative kernel on 128×192×64 tiles (5 stages of 40 KB) in clusters of two, for the sizes whose
 /// last wave of 128×256 tiles is short; Narrow, the same on 128×144×64 tiles (6 stages of 34 KB), for the
-/// sizes whose tiles of 128×192 leave many SMs idle (1536³: 132 tiles, one per SM, not 96). The asserts
-/// below count the default's smem; the tests, the others'.
+/// sizes whose tiles of 128×192 leave many SMs idle (1536³: 132 tiles, one per SM, not 96); PingpongWide,
+/// ping-pong on 128×176×64 tiles (5 stages of 38 KB), for some large sizes. The asserts below count the
+/// default's smem; the tests, the others'.
 using Default = Config<128, 256, 64, 2, 4, 1, 2>;
 using Wide = Config<128, 256, 64, 2, 4, 1, 1>;      ///< step 14's default
 using Pingpong = Config<128, 128, 64, 2, 6, 2, 1>;  ///< step 13's configuration
 using Small = Config<64, 128, 64, 2, 8, 2, 1>;      ///< ping-pong on half of step 13's tile
 using Mid = Config<128, 192, 64, 2, 5, 1, 2>;       ///< cooperative 128×192, in clusters of two
 using Narrow = Config<128, 144, 64, 2, 6, 1, 2>;    ///< cooperative 128×144, in clusters of two
+using PingpongWide = Config<128, 176, 64, 2, 5, 2, 1>;  ///< ping-pong on 128×176
 //! [default]
 // kernel.cuh's comment on the nested modes tile_to_shape makes: the default's sB repeats the 8x64 atom
 // 32 times down N, once along K and 4 times along the stages.
@@ -306,39 +308,44 @@ static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major
 // m64n16k16, nine of them across the tile, and this does not compile.
 static_assert(std::is_same_v<MmaOp<144>, SM90_64x144x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "Narrow's wgmma is m64n144k16: one instruction across the tile");
+static_assert(std::is_same_v<MmaOp<176>, SM90_64x176x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
+              "PingpongWide's wgmma is m64n176k16, another extended shape");
 
 /// \brief The configurations compiled into the step (the benchmark times each, the GPU tests run each;
 /// --variant picks one, else choose() does).
-using Variants = std::tuple<Default, Wide, Pingpong, Small, Mid, Narrow>;
+using Variants = std::tuple<Default, Wide, Pingpong, Small, Mid, Narrow, PingpongWide>;
+inline constexpr int kVariants = int(std::tuple_size_v<Variants>);  ///< the tables below have a column each
 
 /// \brief The k-tile's cost by how K's rows lie in L2, in 1/1000 of row 0's. Row 0: K a multiple of 64, whole
 /// 128-byte lines. Row 1: a multiple of 16, whole 32-byte sectors (step 14's second row). Row 2: neither;
 /// every other box row touches five sectors, not four, and the clusters, which load B once for two CTAs,
 /// slow down least.
-inline constexpr std::int64_t kKTileFactor[3][6] = {{1000, 1000, 1000, 1000, 1000, 1000},
-                                                    {1045, 1037, 1235, 1545, 1043, 1119},
-                                                    {1024, 1312, 1866, 2296, 1087, 1217}};
+inline constexpr std::int64_t kKTileFactor[3][kVariants] = {{1000, 1000, 1000, 1000, 1000, 1000, 1000},
+                                                            {1045, 1037, 1235, 1545, 1043, 1119, 1057},
+                                                            {1024, 1312, 1866, 2296, 1087, 1217, 1581}};
 
 /// \brief The k-tile's cost where M or N leave a partial tile of the configuration's, in 1/1000: the median
 /// over 12 such shapes in interleaved rounds (docs/bench/h100_2026-11-26-sweep-ragged.json). The
-/// ping-pong configurations slow down, 8% and 27%; the cooperative ones' medians, 0.96 to 1.03, lie
-/// within what one run can tell from noise (5%), and count as 1. scripts/fit_costs.py fits these two
-/// tables, kCost and kPowerFactor from the sweeps, and checks this file against them.
-inline constexpr std::int64_t kRaggedFactor[6] = {1000, 1000, 1076, 1266, 1000, 1000};
+/// ping-pong configurations on 128×128 and 64×128 slow down, 8% and 27%; the cooperative ones' medians,
+/// 0.96 to 1.03, and 128×176's, 1.04, lie within what one run can tell from noise (5%), and count as 1.
+/// (Few N are multiples of 176: all 13 shapes, and all 22 its kCost row is fitted to, leave it a
+/// partial tile.) scripts/fit_costs.py fits these two tables, kCost and kPowerFactor from the sweeps,
+/// and checks this file against them.
+inline constexpr std::int64_t kRaggedFactor[kVariants] = {1000, 1000, 1076, 1266, 1000, 1000, 1000};
 
 /// \brief kKTileFactor's row for a problem with \p k columns of A and B.
 inline constexpr int rate_row(std::int64_t k) { return k % 64 == 0 ? 0 : k % 16 == 0 ? 1 : 2; }
 
 /// \brief Each configuration's k-tile factor for problem \p p, in 1/1000, in Variants' order: its K row's,
 /// times kRaggedFactor where M or N leave a partial tile of its own.
-inline std::array<std::int64_t, 6> k_factors(tut::Problem const& p) {
+inline std::array<std::int64_t, kVariants> k_factors(tut::Problem const& p) {
   auto const factor = [&](auto cfg, int i) {
     typename decltype(cfg)::CtaTiler t;
     bool const ragged = p.m % size<0>(t) != 0 || p.n % size<1>(t) != 0;
     return kKTileFactor[rate_row(p.k)][i] * (ragged ? kRaggedFactor[i] : 1000) / 1000;
   };
   return {factor(Default{}, 0), factor(Wide{}, 1), factor(Pingpong{}, 2), factor(Small{}, 3), factor(Mid{}, 4),
-          factor(Narrow{}, 5)};
+          factor(Narrow{}, 5), factor(PingpongWide{}, 6)};
 }
 
 //! [choose]
@@ -348,13 +355,14 @@ inline std::array<std::int64_t, 6> k_factors(tut::Problem const& p) {
 /// least-squares fit, in relative error, to one configuration's times at 22 shapes, each its median over
 /// interleaved rounds beside cuBLAS, cuBLASLt and CUTLASS (bench_gemm's ms_rounds,
 /// docs/bench/h100_2026-11-26-sweep-rounds.json): there the 128×256 tiles ran 4% slower than alone, the
-/// ping-pong ones no slower.
-inline constexpr tut::Cost kCost[6] = {{690, 6673, 0},      // Default, 2x128x256
-                                       {689, 6109, 0},      // Wide, 128x256
-                                       {351, 1692, 1463},   // Pingpong, 128x128
-                                       {222, 695, 1599},    // Small, 64x128
-                                       {544, 4472, 0},      // Mid, 2x128x192
-                                       {431, 3431, 757}};   // Narrow, 2x128x144
+/// ping-pong ones no slower. PingpongWide's row: its own sweeps (-27f-*-128x176.json), scaled by 128×128's.
+inline constexpr tut::Cost kCost[kVariants] = {{690, 6673, 0},         // Default, 2x128x256
+                                               {689, 6109, 0},         // Wide, 128x256
+                                               {351, 1692, 1463},      // Pingpong, 128x128
+                                               {222, 695, 1599},       // Small, 64x128
+                                               {544, 4472, 0},         // Mid, 2x128x192
+                                               {431, 3431, 757},       // Narrow, 2x128x144
+                                               {508, 1829, 1412}};     // PingpongWide, 128x176
 
 /// \brief The k-tile's cost at the power limit, in 1/1000 of its cost above. Launched back to back for a
 /// second, these kernels hold an H100 at its 700 W limit, and its SM clock falls from 1980 MHz to about
@@ -363,7 +371,7 @@ inline constexpr tut::Cost kCost[6] = {{690, 6673, 0},      // Default, 2x128x25
 /// configuration's k-tile cost over its runs in a sweep of 21 shapes, each configuration alone for 1.2 s
 /// of launches (scripts/steady_sweep.py, docs/bench/h100_2026-11-27-sweep-steady.json), that drew at
 /// least 90% of the limit.
-inline constexpr std::int64_t kPowerFactor[6] = {1056, 1075, 1114, 1094, 1045, 1063};
+inline constexpr std::int64_t kPowerFactor[kVariants] = {1056, 1075, 1114, 1094, 1045, 1063, 1037};
 
 /// \brief The configuration a launch runs for problem \p p, an index into Variants: the one whose busiest
 /// CTA finishes first, in a burst and at the power limit together (the sum of the two times). That CTA
@@ -371,7 +379,7 @@ inline constexpr std::int64_t kPowerFactor[6] = {1056, 1075, 1114, 1094, 1045, 1
 /// its k-tiles and its epilogue (tut::predicted_ns); at the power limit, the k-tiles kPowerFactor more.
 /// On a tie, the first.
 inline int choose(tut::Problem const& p) {
-  std::array<std::int64_t, 6> const f = k_factors(p);
+  std::array<std::int64_t, kVariants> const f = k_factors(p);
   auto const ns = [&](auto cfg, int i) {
     typename decltype(cfg)::CtaTiler t;
     auto const at = [&](std::int64_t k_factor) {
@@ -381,7 +389,7 @@ inline int choose(tut::Problem const& p) {
     return at(f[i]) + at(f[i] * kPowerFactor[i] / 1000);  // a burst, then the power limit
   };
   std::int64_t const time[] = {ns(Default{}, 0), ns(Wide{}, 1), ns(Pingpong{}, 2), ns(Small{}, 3), ns(Mid{}, 4),
-                                ns(Narrow{}, 5)};
+                                ns(Narrow{}, 5), ns(PingpongWide{}, 6)};
   //~ex{ the configuration whose busiest CTA finishes first; on a tie, the first
   return int(std::min_element(std::begin(time), std::end(time)) - time);  // the first of the least
   //~ex= (void)time;

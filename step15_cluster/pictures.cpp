@@ -20,7 +20,8 @@ void choice_picture(tut::Options const&, std::string const& dir) {
                              {"P", "#ffcc80", tut::config_name<Pingpong>(), "ping-pong"},
                              {"S", "#a5d6a7", tut::config_name<Small>(), "ping-pong"},
                              {"2M", "#fff59d", tut::config_name<Mid>(), "cooperative, clusters of 2"},
-                             {"2N", "#ffab91", tut::config_name<Narrow>(), "cooperative, clusters of 2"}});
+                             {"2N", "#ffab91", tut::config_name<Narrow>(), "cooperative, clusters of 2"},
+                             {"PW", "#b0bec5", tut::config_name<PingpongWide>(), "ping-pong"}});
 }
 
 template void choice_picture<Default>(tut::Options const&, std::string const&);
@@ -29,5 +30,6 @@ template void choice_picture<Pingpong>(tut::Options const&, std::string const&);
 template void choice_picture<Small>(tut::Options const&, std::string const&);
 template void choice_picture<Mid>(tut::Options const&, std::string const&);
 template void choice_picture<Narrow>(tut::Options const&, std::string const&);
+template void choice_picture<PingpongWide>(tut::Options const&, std::string const&);
 
 }  // namespace step15

@@ -63,8 +63,8 @@ void trace_config(std::ostream& os, tut::Options const& o) {
   tut::print_section(os, 4, "What is new: the next kernel's CTAs start before this one completes");
   print_dependent_launch<Cfg>(os, s.traced);
   int const row = rate_row(o.problem.k);
-  // Where M or N leave a partial tile of a ping-pong configuration, its k-tile costs more than its K row says.
-  std::array<std::int64_t, 6> const factors = k_factors(o.problem);
+  // Where M or N leave a partial tile of some configurations, their k-tiles cost more than the K row says.
+  std::array<std::int64_t, kVariants> const factors = k_factors(o.problem);
   bool const ragged = !std::equal(factors.begin(), factors.end(), kKTileFactor[row]);
   tut::print_cost_choice<Variants>(os, o.problem, tut::config_name<Cfg>(), choose(o.problem), kCost, factors.data(),
                                    kPowerFactor, tut::k_tile_cost_note(row, ragged));
@@ -101,7 +101,8 @@ tut::Step const& step() {
       {{"HGMMA.64x256x16.F32", "the 128x256 configurations' wgmma, m64n256k16, one per warpgroup and 16 k"},
        {"HGMMA.64x192x16.F32", "the 128x192 configuration's, m64n192k16"},
        {"HGMMA.64x144x16.F32", "the 128x144 configuration's, m64n144k16"},
-       {"HGMMA.64x128x16.F32", "the ping-pong configurations' wgmma, m64n128k16"},
+       {"HGMMA.64x176x16.F32", "the 128x176 ping-pong configuration's, m64n176k16"},
+       {"HGMMA.64x128x16.F32", "the 128x128 and 64x128 ping-pong configurations' wgmma, m64n128k16"},
        {"UTMALDG", "the TMA loads, multicast in the clusters"},
        {"UTMASTG", "the TMA stores of C's subtiles, by each group"},
        {"ACQBULK", "griddepcontrol.wait: wait for the grid before, and its stores"},

@@ -27,6 +27,7 @@ using step15::Default;
 using step15::Mid;
 using step15::Narrow;
 using step15::Pingpong;
+using step15::PingpongWide;
 using step15::Small;
 using step15::Wide;
 using gemm_checks::busiest_visits;
@@ -54,10 +55,13 @@ TEST_CASE("each configuration: the ring, the accumulators, the partitions, the e
   check_configuration<Small>();
   check_configuration<Mid>();
   check_configuration<Narrow>();
+  check_configuration<PingpongWide>();
   CHECK(plain(typename Default::TiledMma::AtomShape_MNK{}) == "(64,256,16)");
   CHECK(plain(typename Mid::TiledMma::AtomShape_MNK{}) == "(64,192,16)");
   CHECK(plain(typename Narrow::TiledMma::AtomShape_MNK{}) == "(64,144,16)");
   CHECK(plain(typename Pingpong::TiledMma::AtomShape_MNK{}) == "(64,128,16)");
+  CHECK(plain(typename PingpongWide::TiledMma::AtomShape_MNK{}) == "(64,176,16)");
+  CHECK(PingpongWide::kSubtiles == 11);  // odd: the epilogue's buffers alternate across a group's tiles
   CHECK(Default::kGroups == 1);
   CHECK(Wide::kGroups == 1);
   CHECK(Pingpong::kGroups == 2);
@@ -66,6 +70,8 @@ TEST_CASE("each configuration: the ring, the accumulators, the partitions, the e
   CHECK(Mid::kClusterM == 2);
   CHECK(Narrow::kGroups == 1);
   CHECK(Narrow::kClusterM == 2);
+  CHECK(PingpongWide::kGroups == 2);
+  CHECK(PingpongWide::kClusterM == 1);
   // The cluster: Default's CTAs in pairs along M, declared by its schedule (which the launch reads).
   CHECK(Default::kClusterM == 2);
   CHECK(Default::kSchedule.cluster_m == 2);
@@ -76,7 +82,8 @@ TEST_CASE("each configuration: the ring, the accumulators, the partitions, the e
   // The tile order: the cooperative tiles in groups of 16 tile-rows on balanced CTAs, ping-pong's as step 14's.
   for (tut::TileSchedule s : {Default::kSchedule, Wide::kSchedule, Mid::kSchedule, Narrow::kSchedule})
     CHECK((s.group_m == 16 && s.balanced && s.valid()));
-  for (tut::TileSchedule s : {Pingpong::kSchedule, Small::kSchedule}) CHECK((s.group_m == 8 && !s.balanced));
+  for (tut::TileSchedule s : {Pingpong::kSchedule, Small::kSchedule, PingpongWide::kSchedule})
+    CHECK((s.group_m == 8 && !s.balanced));
   CHECK(Default::kSchedule.cta_count(64, 32) == 128);  // 8192³: 2,048 tiles, 16 for each of 128 CTAs
   CHECK(Pingpong::kSchedule.cta_count(64, 64) == 132);  // 4,096 tiles, 32 for some of 132 CTAs
 }
@@ -88,6 +95,7 @@ TEST_CASE("smem: each configuration's ring, its groups' C buffers and the barrie
   CHECK(Small::kSmemBytes == 214016);
   CHECK(Mid::kSmemBytes == 5 * 40960 + 2 * 8192 + 1024);  // 222,208: 5 stages of A's 16 KB and B's 24 KB
   CHECK(Narrow::kSmemBytes == 6 * 34816 + 2 * 8192 + 1024);  // 226,304: 6 stages of A's 16 KB and B's 18 KB
+  CHECK(PingpongWide::kSmemBytes == 5 * 38912 + 4 * 8192 + 1024);  // 228,352: A's 16 KB and B's 22 KB; 2 groups
   tut::HostSmem<Default> smem;
   Tensor sC = smem.sC();
   CHECK(plain(shape(sC)) == "((8,16),(16,1),(1,2))");  // two buffers: one group
@@ -103,25 +111,27 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
     // The busiest CTA's tiles, counted CTA by CTA through each schedule (padded rows included).
     std::int64_t const tiles[] = {busiest_visits<Default>(p), busiest_visits<Wide>(p), busiest_visits<Pingpong>(p),
                                   busiest_visits<Small>(p), busiest_visits<Mid>(p),
-                                  busiest_visits<Narrow>(p)};
+                                  busiest_visits<Narrow>(p), busiest_visits<PingpongWide>(p)};
     CHECK(tiles[0] * 128 * 256 == tut::busiest_cta_work(p.m, p.n, 128, 256, Default::kSchedule));  // rows padded to pairs
     CHECK(tiles[1] * 128 * 256 == tut::busiest_cta_work(p.m, p.n, 128, 256, 132));
     CHECK(tiles[2] * 128 * 128 == tut::busiest_cta_work(p.m, p.n, 128, 128, 132));
     CHECK(tiles[3] * 64 * 128 == tut::busiest_cta_work(p.m, p.n, 64, 128, 132));
     CHECK(tiles[4] * 128 * 192 == tut::busiest_cta_work(p.m, p.n, 128, 192, Mid::kSchedule));
     CHECK(tiles[5] * 128 * 144 == tut::busiest_cta_work(p.m, p.n, 128, 144, Narrow::kSchedule));
+    CHECK(tiles[6] * 128 * 176 == tut::busiest_cta_work(p.m, p.n, 128, 176, 132));
     CHECK(tiles[0] >= tiles[1]);
     int const c = step15::choose(p);
     REQUIRE(c >= 0);
-    REQUIRE(c < 6);
+    REQUIRE(c < step15::kVariants);
     // K's rows: whole 128-byte lines, whole 32-byte sectors, or neither.
     int const row = p.k % 64 == 0 ? 0 : p.k % 16 == 0 ? 1 : 2;
     REQUIRE(step15::rate_row(p.k) == row);
     std::int64_t const k_tiles = (p.k + 63) / 64;
     // Each configuration's tile (BLK_M, BLK_N): where M or N leave a partial one, the ragged factor applies.
-    int const tile[6][2] = {{128, 256}, {128, 256}, {128, 128}, {64, 128}, {128, 192}, {128, 144}};
-    std::int64_t time[6];
-    for (int i = 0; i < 6; ++i) {
+    int const tile[7][2] = {{128, 256}, {128, 256}, {128, 128}, {64, 128}, {128, 192}, {128, 144}, {128, 176}};
+    std::int64_t time[7];
+    static_assert(step15::kVariants == 7);
+    for (int i = 0; i < 7; ++i) {
       tut::Cost const& cost = step15::kCost[i];
       bool const ragged = p.m % tile[i][0] != 0 || p.n % tile[i][1] != 0;
       std::int64_t const factor = step15::kKTileFactor[row][i] * (ragged ? step15::kRaggedFactor[i] : 1000) / 1000;
@@ -131,7 +141,7 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
       time[i] = tiles[i] * (k_tiles * cost.k_tile * factor / 1000 + cost.tile) + cost.launch +
                 tiles[i] * (k_tiles * cost.k_tile * at_limit / 1000 + cost.tile) + cost.launch;
     }
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < 7; ++i) {
       INFO("M " << p.m << " N " << p.n << " K " << p.k << ": config " << c << " against " << i);
       CHECK(time[c] <= time[i]);
       if (i < c) CHECK(time[c] < time[i]);  // ties: the first
@@ -141,7 +151,7 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
   // (docs/bench/h100_2026-11-26-sweep-rounds.json, -sweep-ragged.json): choose() picks the fastest.
   CHECK(step15::choose({4096, 4096, 4096}) == 2);  // 128x128: 205.0 us; 2x128x256 218.1, 128x256 227.4
   CHECK(step15::choose({2048, 2048, 2048}) == 2);  // 128x128: 27.4 us; 128x256 29.6
-  CHECK(step15::choose({8192, 8192, 1024}) == 2);  // 128x128: 229.7 us; 128x256 286.7 (its epilogues)
+  CHECK(step15::choose({8192, 8192, 1024}) == 6);  // 128x176: 230.4 us, and at the limit 234.3; 128x128 229.7, 244.0
   CHECK(step15::choose({2048, 2048, 512}) == 2);   // 128x128: 11.7 us; 128x256 12.7
   CHECK(step15::choose({1536, 1536, 1536}) == 5);  // 2x128x144: 16.4 us; 2x128x192 17.5, 64x128 18.1
   CHECK(step15::choose({1536, 3072, 2048}) == 5);  // 2x128x144: 34.7 us; 128x128 37.7
@@ -152,11 +162,11 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
   // A partial tile of N or M: the ping-pong tile slows down (kRaggedFactor), the cooperative ones do not.
   CHECK(step15::choose({4096, 4000, 4096}) == 1);  // 128x256: 211.4 us; 128x128 253.6
   CHECK(step15::choose({4000, 4096, 4096}) == 1);  // 128x256: 207.6 us; 128x128 225.3
-  CHECK(step15::choose({8000, 8000, 2048}) == 2);  // partial tiles, 128x128 still: 440.6 us; 128x256 493.4
+  CHECK(step15::choose({8000, 8000, 2048}) == 6);  // partial tiles, ping-pong still: 128x176 408.7 us; 128x128 440.6
   // Each configuration alone at the power limit (docs/bench/h100_2026-11-27-sweep-steady.json), where a
   // ping-pong k-tile costs most: choose() picks the fastest there, not the 128x128 a burst's costs alone pick.
   CHECK(step15::choose({8192, 8192, 8192}) == 0);  // 2x128x256: 1686.7 us; 128x256 1695.0, 128x128 1761.6
-  CHECK(step15::choose({6144, 6144, 6144}) == 1);  // 128x256: 723.6 us; 2x128x256 734.3, 128x128 747.0
+  CHECK(step15::choose({6144, 6144, 6144}) == 6);  // 128x176: 704.4 us; 128x256 723.6, 2x128x256 734.3
   CHECK(step15::choose({3072, 5120, 4096}) == 4);  // 2x128x192: 212.6 us; 128x256 218.6, 128x128 219.9
   // Not in the sweeps: K's rows not sectors; docs/bench/h100_2026-11-26f.json ran it at 625.27 TFLOP/s in
   // clusters, 473.53 without.
@@ -169,7 +179,7 @@ TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.
   CHECK(s.min_cc == 90);
   CHECK(s.max_cc == 90);
   CHECK(s.multiple_of.k == 8);
-  REQUIRE(s.variants.size() == 6);
+  REQUIRE(s.variants.size() == 7);
   CHECK(s.variants[0].name == "2x128x256");
   CHECK(s.variants[1].name == "128x256");
   CHECK(s.variants[2].name == "128x128");
@@ -178,6 +188,8 @@ TEST_CASE("sizes and GPUs: any M and N, K a multiple of 8, compute capability 9.
   CHECK(s.variants[4].schedule.cluster_m == 2);
   CHECK(s.variants[5].name == "2x128x144");
   CHECK(s.variants[5].schedule.cluster_m == 2);
+  CHECK(s.variants[6].name == "128x176");
+  CHECK(s.variants[6].threads == 128);
   CHECK(s.variants[0].threads == 256);  // cooperative: the TiledMMA numbers both warpgroups
   CHECK(s.variants[2].threads == 128);  // ping-pong: one warpgroup
   CHECK(s.variants[0].schedule.cluster_m == 2);
@@ -205,12 +217,14 @@ TEST_CASE("the printout: the cluster, its CTAs' tiles and shares of B, and the c
   CHECK(has(odd, "rows_of(3) = 4"));
   CHECK(has(odd, "CTA 1      rank 1, tiles (1,0)"));
   CHECK(has(odd, "8 tiles (4 x 2, the last tile-row past C's: whole clusters)"));
-  // K a multiple of 64 and a partial tile of N: step 14's 128x256 runs, and ping-pong's k-tiles cost more.
+  // K a multiple of 64 and a partial tile of N: step 14's 128x256 runs, and 128x128's k-tiles cost more;
+  // 128x176's, whose ragged factor is 1, do not.
   std::string const ragged_n = trace_of({4096, 4000, 4096});
   CHECK(has(ragged_n, "128x256 runs without clusters"));
   CHECK(has(ragged_n, "<- choose()'s pick") == false);
   CHECK(has(ragged_n, "128x128    ping-pong    32 x 32 = 1024    8 x 64            377 (420), 1692, 1463"));  // 351 x 1.076
-  CHECK(has(ragged_n, "M or N leave a partial tile: ping-pong's k-tiles cost more"));
+  CHECK(has(ragged_n, "128x176    ping-pong    32 x 23 = 736     6 x 64            508 (526), 1829, 1412"));
+  CHECK(has(ragged_n, "M or N leave a partial tile: the k-tile costs include kRaggedFactor"));
   CHECK_FALSE(has(out, "M or N leave a partial tile"));
   std::string const forced = trace_of({4096, 4096, 4096}, "2x128x256");
   CHECK(has(forced, "<- choose()'s pick"));

@@ -23,6 +23,7 @@ using step16::Default;
 using step16::Mid;
 using step16::Narrow;
 using step16::Pingpong;
+using step16::PingpongWide;
 using step16::Small;
 using step16::Wide;
 using gemm_checks::has;
@@ -66,6 +67,7 @@ TEST_CASE("each configuration: step 15's ring, accumulators, partitions and epil
   check_configuration<Small>();
   check_configuration<Mid>();
   check_configuration<Narrow>();
+  check_configuration<PingpongWide>();
   CHECK(Default::kSmemBytes == 214016);  // the dependent launch costs no smem
   CHECK(Default::kClusterM == 2);
   CHECK(Pingpong::kGroups == 2);
@@ -95,9 +97,10 @@ TEST_CASE("sizes, GPUs and the bugs: any M and N, K a multiple of 8, compute cap
   CHECK(s.min_cc == 90);
   CHECK(s.max_cc == 90);
   CHECK(s.multiple_of.k == 8);
-  REQUIRE(s.variants.size() == 6);
+  REQUIRE(s.variants.size() == 7);
   CHECK(s.variants[0].name == "2x128x256");
   CHECK(s.variants[5].name == "2x128x144");
+  CHECK(s.variants[6].name == "128x176");
   REQUIRE(s.choose);
   for (tut::Problem p : {tut::Problem{300, 600, 512}, tut::Problem{4096, 4096, 4096}, tut::Problem{1024, 1024, 64}})
     CHECK(s.choose(p) == step16::choose(p));

@@ -12,7 +12,7 @@ std::string thousandths(std::int64_t v) {
 std::string k_tile_cost_note(int row, bool ragged) {
   char const* const rows[] = {"a multiple of 64", "a multiple of 16, not of 64", "not a multiple of 16"};
   return "(the busiest CTA's tiles, and the k-tiles of each; the k-tile's cost with K " + std::string(rows[row]) + "." +
-         (ragged ? "\n  M or N leave a partial tile: ping-pong's k-tiles cost more, kRaggedFactor.)" : ")");
+         (ragged ? "\n  M or N leave a partial tile: the k-tile costs include kRaggedFactor.)" : ")");
 }
 
 void write_choice_picture(std::string const& file, std::string const& title, std::string const& note, std::int64_t k,

@@ -120,7 +120,7 @@ void print_cost_choice(std::ostream& os, Problem const& p, std::string const& pr
 
 /// \brief The note under print_cost_choice's table where a k-tile's cost depends on how K's rows lie in L2
 /// (steps 15 and 16): \p row 0, K a multiple of 64; 1, of 16 and not 64; 2, neither; and \p ragged, where
-/// M or N leave a partial tile and the ping-pong k-tiles cost more (kRaggedFactor).
+/// M or N leave a partial tile of a configuration whose k-tile then costs more (kRaggedFactor).
 std::string k_tile_cost_note(int row, bool ragged);
 
 /// \brief One configuration in the picture of the choice.
