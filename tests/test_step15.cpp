@@ -148,7 +148,8 @@ TEST_CASE("the choice: the busiest CTA's tiles are the schedule's, and choose() 
     }
   }
   // Shapes where the H100 runs that measured the costs timed every configuration in interleaved rounds
-  // (docs/bench/h100_2026-11-26-sweep-rounds.json, -sweep-ragged.json): choose() picks the fastest.
+  // (docs/bench/h100_2026-11-26-sweep-rounds.json, -sweep-ragged.json; 128x176's, from its own sweeps,
+  // h100_2026-11-27f-*-128x176.json, scaled as scripts/fit_costs.py does): choose() picks the fastest.
   CHECK(step15::choose({4096, 4096, 4096}) == 2);  // 128x128: 205.0 us; 2x128x256 218.1, 128x256 227.4
   CHECK(step15::choose({2048, 2048, 2048}) == 2);  // 128x128: 27.4 us; 128x256 29.6
   CHECK(step15::choose({8192, 8192, 1024}) == 6);  // 128x176: 230.4 us, and at the limit 234.3; 128x128 229.7, 244.0
