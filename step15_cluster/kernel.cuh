@@ -316,10 +316,8 @@ void gemm_kernel(CUTE_GRID_CONSTANT Params const p)
       Tensor tSgC = cta_tma_c.partition_D(gC_sub);          // (TMA,1,1,m,e)
       CUTE_UNROLL
       for (int e = 0; e < SUBTILES; ++e) {
-        // This group's buffers in turn, 2g, 2g + 1, 2g, ..., counted on across its tiles: where a tile has
-        // an odd number of subtiles (128×144: 9), the next tile's first takes the buffer not just stored from.
-        int const buffer = epi_buffer(group, visit / GROUPS * SUBTILES + e);
-        // The buffer's previous store (BUFFERS subtiles back, perhaps of the tile before) must have read it.
+        int const buffer = epi_buffer(group, visit / GROUPS * SUBTILES + e);  // 2g, 2g + 1, ..., across its tiles
+        // The buffer's previous store (subtile e - BUFFERS, perhaps of the tile before) must have read it.
         if (storer) tma_store_wait<BUFFERS - 1>();
         cutlass::arch::NamedBarrier::sync(size(mma), 1 + group);  // barrier 1 + g: this group's threads
         Tensor tCsC_buf = make_tensor(tCsC.data() + buffer * kBufferElems, tCsC.layout());  // ((PER,MMA_M),SUBTILES)

@@ -93,11 +93,10 @@ using SmemAtomC = GMMA::Layout_K_SW64_Atom<float>;
 /// \brief Columns per subtile of the epilogue: a group's C tile leaves the CTA as BLK_N/kEpiN
 /// subtiles of BLK_M×kEpiN, one TMA box each, so that C needs only two such buffers per group.
 inline constexpr int kEpiN = 16;
-/// \brief The epilogue's smem buffers per group of consumers: it writes its subtiles into them in turn,
-/// while the TMA unit may still be reading the other.
+/// \brief The epilogue's smem buffers per group of consumers: its subtile e is written into its buffer
+/// e % kEpiBuffers, while the TMA unit may still be reading the other.
 inline constexpr int kEpiBuffers = 2;
-/// \brief The buffer group \p group writes its \p subtile -th subtile into, counting over all its tiles: its
-/// own two in turn.
+/// \brief The buffer for \p group's subtile \p subtile, counted over its tiles (a tile may have an odd number).
 /// A cooperative group stores one tile with both warpgroups; in ping-pong each stores its own tiles.
 CUTE_HOST_DEVICE constexpr int epi_buffer(int group, int subtile) {
   return group * kEpiBuffers + subtile % kEpiBuffers;
@@ -227,10 +226,8 @@ struct Config {
   /// CTAs. The cooperative tiles, one in flight per CTA, run in groups of 16 tile-rows on as few CTAs as
   /// their busiest needs (TileSchedule::balanced): at 8192³, 128 CTAs on 16 × 8 tiles of 128×256 at a
   /// time read 2,048 rows of A and 2,048 of B, where groups of 8 on 132 CTAs read 1,024 and 4,224. At
-  /// the power limit that was 1 to 3% faster from 4096³ to 8192³; ping-pong, in groups of 16, ran up to
-  /// 14% slower (H100, each alone for 1.2 s, 2026-11-27). It costs at 1536³, one wave of 132 tiles of
-  /// 128×144: 16.7 µs per launch in groups of 16, 16.4 in groups of 8 (the median of 8 alternations,
-  /// docs/bench/h100_2026-11-27-tile-order-one-wave.json).
+  /// the power limit that was 1 to 3% faster from 4096³ to 8192³ and 2% slower at 1536³; ping-pong, in
+  /// groups of 16, ran up to 14% slower (H100, docs/bench/h100_2026-11-27-tile-order*.json).
   static constexpr int kCtas = 132;
   static constexpr tut::TileSchedule kSchedule{tut::Visit::persistent, GROUPS == 1 ? 16 : 8, kCtas, CLUSTER,
                                                GROUPS == 1};  ///< CTA c: tiles c, c+G, ...
@@ -289,11 +286,10 @@ struct Config {
 /// \brief The configurations step 16 chooses from, step 15's: Default, step 14's cooperative 128×256×64
 /// tile (4 stages of 48 KB) in clusters of two CTAs along M; step 14's three as they were, without clusters: Wide, the
 /// same tile; Pingpong, step 13's; Small, ping-pong on 64×128×64 (8 stages of 24 KB); and Mid, the
-/// cooperative kernel on 128×192×64 tiles (5 stages of 40 KB) in clusters of two, for the sizes whose
-/// last wave of 128×256 tiles is short; Narrow, the same on 128×144×64 tiles (6 stages of 34 KB), for the
-/// sizes whose tiles of 128×192 leave many SMs idle (1536³: 132 tiles, one per SM, not 96); PingpongWide,
-/// ping-pong on 128×176×64 tiles (5 stages of 38 KB), for some large sizes. The asserts below count the
-/// default's smem; the tests, the others'.
+/// cooperative kernel on 128×192×64 tiles (5 stages of 40 KB) in clusters of two, for the sizes whose last
+/// wave of 128×256 tiles is short; Narrow, the same on 128×144×64 tiles (6 stages of 34 KB), for 1536³ and
+/// the like (132 tiles, one per SM); PingpongWide, ping-pong on 128×176×64 tiles (5 stages of 38 KB), for
+/// some large sizes. The asserts below count the default's smem; the tests, the others'.
 using Default = Config<128, 256, 64, 2, 4, 1, 2>;
 using Wide = Config<128, 256, 64, 2, 4, 1, 1>;      ///< step 14's default
 using Pingpong = Config<128, 128, 64, 2, 6, 2, 1>;  ///< step 13's configuration
@@ -315,8 +311,6 @@ static_assert(std::is_same_v<MmaOp<256>, SM90_64x256x16_F32F16F16_SS<GMMA::Major
 // m64n16k16, nine of them across the tile, and this does not compile.
 static_assert(std::is_same_v<MmaOp<144>, SM90_64x144x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
               "Narrow's wgmma is m64n144k16: one instruction across the tile");
-static_assert(std::is_same_v<MmaOp<176>, SM90_64x176x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>>,
-              "PingpongWide's wgmma is m64n176k16, another extended shape");
 
 /// \brief The configurations compiled into the step (the benchmark times each, the GPU tests run each;
 /// --variant picks one, else choose() does).
@@ -332,12 +326,9 @@ inline constexpr std::int64_t kKTileFactor[3][kVariants] = {{1000, 1000, 1000, 1
                                                             {1024, 1312, 1866, 2296, 1087, 1217, 1581}};
 
 /// \brief The k-tile's cost where M or N leave a partial tile of the configuration's, in 1/1000: the median
-/// over 12 such shapes in interleaved rounds (docs/bench/h100_2026-11-26-sweep-ragged.json). The
-/// ping-pong configurations on 128×128 and 64×128 slow down, 8% and 27%; the cooperative ones' medians,
-/// 0.96 to 1.03, and 128×176's, 1.04, lie within what one run can tell from noise (5%), and count as 1.
-/// (Few N are multiples of 176: all 13 shapes, and all 22 its kCost row is fitted to, leave it a
-/// partial tile.) scripts/fit_costs.py fits these two tables, kCost and kPowerFactor from the sweeps,
-/// and checks this file against them.
+/// over 12 such shapes in rounds (docs/bench/h100_2026-11-26-sweep-ragged.json). Ping-pong on 128×128 and
+/// 64×128 slows down, 8% and 27%; the other medians, 0.96 to 1.04, within one run's noise (5%), count as 1.
+/// scripts/fit_costs.py fits these two tables, kCost and kPowerFactor from the sweeps, and checks them.
 inline constexpr std::int64_t kRaggedFactor[kVariants] = {1000, 1000, 1076, 1266, 1000, 1000, 1000};
 
 /// \brief kKTileFactor's row for a problem with \p k columns of A and B.
@@ -359,11 +350,10 @@ inline std::array<std::int64_t, kVariants> k_factors(tut::Problem const& p) {
 /// \brief What each configuration of Variants costs, in ns, on an H100 with K a multiple of 64 (step 15's
 /// costs: they were measured with step 15's kernel, which this one is, but for the wait): per k-tile of
 /// a tile, per tile besides, and once per launch (tut::Cost). A cooperative tile's store runs while its
-/// tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a
-/// least-squares fit, in relative error, to one configuration's times at 22 shapes, each its median over
-/// interleaved rounds beside cuBLAS, cuBLASLt and CUTLASS (bench_gemm's ms_rounds,
-/// docs/bench/h100_2026-11-26-sweep-rounds.json): there the 128×256 tiles ran 4% slower than alone, the
-/// ping-pong ones no slower. PingpongWide's row: its own sweeps (-27f-*-128x176.json), scaled by 128×128's.
+/// tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a least-squares
+/// fit, in relative error, to one configuration's times at 22 shapes, each its median in rounds beside the
+/// libraries (bench_gemm's ms_rounds, docs/bench/h100_2026-11-26-sweep-rounds.json; PingpongWide's, its own
+/// sweeps, -27f-*-128x176.json, scaled by 128×128's): 128×256 ran 4% slower there than alone, ping-pong not.
 inline constexpr tut::Cost kCost[kVariants] = {{690, 6673, 0},         // Default, 2x128x256
                                                {689, 6109, 0},         // Wide, 128x256
                                                {351, 1692, 1463},      // Pingpong, 128x128
@@ -372,13 +362,11 @@ inline constexpr tut::Cost kCost[kVariants] = {{690, 6673, 0},         // Defaul
                                                {431, 3431, 757},       // Narrow, 2x128x144
                                                {508, 1829, 1412}};     // PingpongWide, 128x176
 
-/// \brief The k-tile's cost at the power limit, in 1/1000 of its cost above. Launched back to back for a
-/// second, these kernels hold an H100 at its 700 W limit, and its SM clock falls from 1980 MHz to about
-/// 1,350 (1,150 to 1,550 from 4096³ up, nvidia-smi); the k-tile then costs more, and not alike: 128×128's
-/// 11% more, the clustered 128×256's 6%. Each is the least-squares factor, in relative error, on the
-/// configuration's k-tile cost over its runs in a sweep of 21 shapes, each configuration alone for 1.2 s
-/// of launches (scripts/steady_sweep.py, docs/bench/h100_2026-11-27-sweep-steady.json), that drew at
-/// least 90% of the limit.
+/// \brief The k-tile's cost at the power limit, in 1/1000 of its cost above. Launched back to back, these
+/// kernels hold an H100 at its 700 W limit within a second; its SM clock falls from 1980 MHz to about 1,350,
+/// and the k-tile costs more, not alike: 128×128's 11%, the clustered 128×256's 6%. Each is the least-squares
+/// factor, in relative error, over the configuration's runs that drew at least 90% of the limit, alone for
+/// 1.2 s at 21 shapes (scripts/steady_sweep.py, docs/bench/h100_2026-11-27-sweep-steady.json).
 inline constexpr std::int64_t kPowerFactor[kVariants] = {1056, 1075, 1114, 1094, 1045, 1063, 1037};
 
 /// \brief The configuration a launch runs for problem \p p, an index into Variants: the one whose busiest
