@@ -315,14 +315,14 @@ inline constexpr int kVariants = int(std::tuple_size_v<Variants>);  ///< the tab
 /// every other box row touches five sectors, not four, and the clusters, which load B once for two CTAs,
 /// slow down least.
 inline constexpr std::int64_t kKTileFactor[3][kVariants] = {{1000, 1000, 1000, 1000, 1000, 1000, 1000},
-                                                            {1045, 1037, 1235, 1545, 1043, 1119, 1057},
-                                                            {1024, 1312, 1866, 2296, 1087, 1217, 1581}};
+                                                            {1041, 1031, 1235, 1468, 1035, 1061, 1082},
+                                                            {1000, 1308, 1819, 2100, 1017, 1135, 1590}};
 
 /// \brief The k-tile's cost where M or N leave a partial tile of the configuration's, in 1/1000: the median
 /// over 12 such shapes in rounds (docs/bench/h100_2026-11-26-sweep-ragged.json). Ping-pong on 128×128 and
-/// 64×128 slows down, 8% and 27%; the other medians, 0.96 to 1.04, within one run's noise (5%), count as 1.
+/// 64×128 slows down, 10% and 28%; the other medians, 0.96 to 1.04, within one run's noise (5%), count as 1.
 /// scripts/fit_costs.py fits these two tables, kCost and kPowerFactor from the sweeps, and checks them.
-inline constexpr std::int64_t kRaggedFactor[kVariants] = {1000, 1000, 1076, 1266, 1000, 1000, 1000};
+inline constexpr std::int64_t kRaggedFactor[kVariants] = {1000, 1000, 1097, 1275, 1000, 1000, 1000};
 
 /// \brief kKTileFactor's row for a problem with \p k columns of A and B.
 inline constexpr int rate_row(std::int64_t k) { return k % 64 == 0 ? 0 : k % 16 == 0 ? 1 : 2; }
@@ -342,24 +342,24 @@ inline std::array<std::int64_t, kVariants> k_factors(tut::Problem const& p) {
 //! [choose]
 /// \brief What each configuration of Variants costs, in ns, on an H100 with K a multiple of 64: per k-tile of
 /// a tile, per tile besides, and once per launch (tut::Cost). A cooperative tile's store runs while its
-/// tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a least-squares
-/// fit, in relative error, to one configuration's times at 22 shapes, each its median in rounds beside the
-/// libraries (bench_gemm's ms_rounds, docs/bench/h100_2026-11-26-sweep-rounds.json; PingpongWide's, its own
+/// tensor cores wait; a ping-pong tile's, under the other warpgroup's mainloop. Each row is a least-squares fit
+/// in ns, where the long launches weigh most, to a configuration's medians in rounds beside the libraries at 22
+/// shapes (bench_gemm's ms_rounds, docs/bench/h100_2026-11-26-sweep-rounds.json; PingpongWide's, its own
 /// sweeps, -27f-*-128x176.json, scaled by 128×128's): 128×256 ran 4% slower there than alone, ping-pong not.
-inline constexpr tut::Cost kCost[kVariants] = {{690, 6673, 0},         // Default, 2x128x256
-                                               {689, 6109, 0},         // Wide, 128x256
-                                               {351, 1692, 1463},      // Pingpong, 128x128
-                                               {222, 695, 1599},       // Small, 64x128
-                                               {544, 4472, 0},         // Mid, 2x128x192
-                                               {431, 3431, 757},       // Narrow, 2x128x144
-                                               {508, 1829, 1412}};     // PingpongWide, 128x176
+inline constexpr tut::Cost kCost[kVariants] = {{772, 5682, 0},         // Default, 2x128x256
+                                               {779, 5287, 0},         // Wide, 128x256
+                                               {399, 816, 0},          // Pingpong, 128x128
+                                               {260, 91, 0},           // Small, 64x128
+                                               {591, 4185, 0},         // Mid, 2x128x192
+                                               {444, 3682, 0},         // Narrow, 2x128x144
+                                               {535, 1480, 128}};      // PingpongWide, 128x176
 
 /// \brief The k-tile's cost at the power limit, in 1/1000 of its cost above. Launched back to back, these
 /// kernels hold an H100 at its 700 W limit within a second; its SM clock falls from 1980 MHz to about 1,350,
-/// and the k-tile costs more, not alike: 128×128's 11%, the clustered 128×256's 6%. Each is the least-squares
-/// factor, in relative error, over the configuration's runs that drew at least 90% of the limit, alone for
+/// and a k-tile costs more than in rounds, whose long launches slow down too: 128×128's 6%, 128×256's 1%. Each
+/// is the least-squares factor, in ns, over the configuration's runs that drew at least 90% of the limit, alone for
 /// 1.2 s at 21 shapes (scripts/steady_sweep.py, docs/bench/h100_2026-11-27-sweep-steady.json).
-inline constexpr std::int64_t kPowerFactor[kVariants] = {1056, 1075, 1114, 1094, 1045, 1063, 1037};
+inline constexpr std::int64_t kPowerFactor[kVariants] = {1008, 1005, 1061, 1099, 1012, 1066, 1026};
 
 /// \brief The configuration a launch runs for problem \p p, an index into Variants: the one whose busiest
 /// CTA finishes first, in a burst and at the power limit together (the sum of the two times). That CTA

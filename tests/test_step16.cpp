@@ -120,7 +120,7 @@ TEST_CASE("sizes, GPUs and the bugs: any M and N, K a multiple of 8, compute cap
 }
 
 TEST_CASE("the printout: the launch is dependent, where the kernel waits, when the next grid launches", "[step16]") {
-  // 1536³: 2x128x144, one tile per CTA; CTA 0's tile (0,0) is its only one.
+  // 1536³: 128x176 ping-pong, 108 tiles on 108 CTAs; CTA 0's tile (0,0) is its only one.
   std::string const small = trace_of({1536, 1536, 1536});
   CHECK(has(small, "What is new: the next kernel's CTAs start before this one completes"));
   CHECK(has(small, "dependent: the next kernel may start early"));
@@ -129,7 +129,7 @@ TEST_CASE("the printout: the launch is dependent, where the kernel waits, when t
   CHECK(has(small, "none (no griddepcontrol.launch_dependents)"));
   CHECK(has(small, "exit       CTA 0: after the epilogue of visit 0"));
   CHECK(has(small, "its last tile, (0,0)"));
-  CHECK(has(small, "launches once all 132 CTAs have exited"));
+  CHECK(has(small, "launches once all 108 CTAs have exited"));
   // 4096³ in ping-pong 128x128: 1024 tiles, 8 on CTA 0, the last of them visit 7; dependent too.
   std::string const large = trace_of({4096, 4096, 4096}, "128x128");
   CHECK(has(large, "dependent: the next kernel may start early"));
