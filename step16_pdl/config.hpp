@@ -364,7 +364,7 @@ inline constexpr tut::Cost kCost[kVariants] = {{772, 5682, 0},         // Defaul
 
 /// \brief The k-tile's cost at the power limit, in 1/1000 of its cost above. Launched back to back, these
 /// kernels hold an H100 at its 700 W limit within a second; its SM clock falls from 1980 MHz to about 1,350,
-/// and a k-tile costs more than in rounds, whose long launches slow down too: 128×128's 6%, 128×256's 1%. Each
+/// and a k-tile costs more than in rounds, whose long launches slow down too: 128×128's 6%, 128×256's <1%. Each
 /// is the least-squares factor, in ns, over the configuration's runs that drew at least 90% of the limit, alone for
 /// 1.2 s at 21 shapes (scripts/steady_sweep.py, docs/bench/h100_2026-11-27-sweep-steady.json).
 inline constexpr std::int64_t kPowerFactor[kVariants] = {1008, 1005, 1061, 1099, 1012, 1066, 1026};
