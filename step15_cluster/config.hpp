@@ -280,9 +280,9 @@ struct Config {
 /// of 48 KB) in clusters of two CTAs along M; step 14's three as they were, without clusters: Wide, the
 /// same tile; Pingpong, step 13's; Small, ping-pong on 64×128×64 (8 stages of 24 KB); and Mid, the
 /// cooperative kernel on 128×192×64 tiles (5 stages of 40 KB) in clusters of two, for the sizes whose last
-/// wave of 128×256 tiles is short; Narrow, the same on 128×144×64 tiles (6 stages of 34 KB), for 1536³ and
-/// the like (132 tiles, one per SM); PingpongWide, ping-pong on 128×176×64 tiles (5 stages of 38 KB), for
-/// some large sizes. The asserts below count the default's smem; the tests, the others'.
+/// wave of 128×256 tiles is short; Narrow, the same on 128×144×64 tiles (6 stages of 34 KB), for sizes it cuts
+/// into a tile per SM (1536³: 132); PingpongWide, ping-pong on 128×176×64 tiles (5 stages of 38 KB), for some
+/// large sizes, and 1536³. The asserts below count the default's smem; the tests, the others'.
 using Default = Config<128, 256, 64, 2, 4, 1, 2>;
 using Wide = Config<128, 256, 64, 2, 4, 1, 1>;      ///< step 14's default
 using Pingpong = Config<128, 128, 64, 2, 6, 2, 1>;  ///< step 13's configuration
