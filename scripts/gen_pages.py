@@ -24,6 +24,11 @@ The kinds, and what each writes:
                            plants each bug, what it breaks, and the check that catches it
   bench STEP [SIZE..]      STEP's speeds from the benchmark JSON: its variants beside cuBLAS, per size
   bench-source             one line naming the benchmark run: device, date, file
+  interleaved STEP [OTHER..]
+                           STEP's interleaved rounds per size: the libraries' own figures and STEP's, its
+                           median ratio to each library and to the best, and each OTHER step's to the best
+  versus-control STEP      per size, STEP's median ratio to the best library in the rounds, beside the
+                           control's (bench_gemm --control: the tuned cuBLASLt timed in the kernel's place)
   speed STEP               STEP's rung of the speed ladder (scripts/bench_results.py, its run): TFLOP/s,
                            the gain over the step before, its share of cuBLAS and of the peak
   exercise STEP            STEP's hands-on exercise: the command that writes a learner's copy with the
@@ -399,7 +404,7 @@ def interleaved(step, *others):
     head = (["M×N×K", "cuBLAS (TFLOP/s)", f"cuBLASLt, best of {best_of} (TFLOP/s)"] +
             (["CUTLASS, the faster (TFLOP/s)"] if cutlass else []) + [f"{step} (TFLOP/s)", "÷ cuBLAS", "÷ cuBLASLt"] +
             (["÷ CUTLASS", "÷ the best (min..max of the rounds)"] if cutlass else ["÷ the better (min..max of the rounds)"]) +
-            [f"{o}: ÷ the better" for o in others])
+            [f"{o}: ÷ the {'best' if cutlass else 'better'}" for o in others])
     return table([head] + rows)
 
 
@@ -502,6 +507,27 @@ def nav(order, page):
 
 # ---- one file ---------------------------------------------------------------------------------------------
 
+def versus_control(step):
+    """Per size, the step's median ratio to the best library in the rounds, beside the control's
+    (bench_gemm --control: the tuned cuBLASLt timed in the kernel's place), each with its rounds' spread."""
+    entries = load_entries()
+    rows = [["M×N×K", f"{step}: ÷ the best (min..max)", "cuBLASLt in its place: ÷ the best (min..max)"]]
+
+    def ratio(e):
+        return f"{e['ratio_best']:.3f} ({e['ratio_best_min']:.3f}..{e['ratio_best_max']:.3f})"
+
+    for (kernel, variant, size), e in entries.items():
+        if kernel != step or variant or "ratio_best" not in e:
+            continue
+        control = [c for (k, v, sz), c in entries.items() if k.startswith("control_cuBLASLt_") and sz == size]
+        if len(control) != 1 or "ratio_best" not in control[0]:
+            raise Stale(f"{BENCH_JSON} has no one control at {size} (bench_gemm --control)")
+        rows.append([size_label(size), ratio(e), ratio(control[0])])
+    if len(rows) == 1:
+        raise Stale(f"{BENCH_JSON} has no interleaved rounds of {step}")
+    return table(rows)
+
+
 def fill(path, steps):
     """The file's text with every generated part rewritten."""
     order = FIRST_PAGES + [s["dir"] for s in steps]
@@ -542,6 +568,8 @@ def fill(path, steps):
                 text = bench(args[0], args[1:])
             elif kind == "interleaved":
                 text = interleaved(*args)
+            elif kind == "versus-control":
+                text = versus_control(*args)
             elif kind == "peak":
                 text = peak_fraction(*args)
             elif kind == "bench-source":
