@@ -408,6 +408,27 @@ def interleaved(step, *others):
     return table([head] + rows)
 
 
+def versus_control(step):
+    """Per size, the step's median ratio to the best library in the rounds, beside the control's
+    (bench_gemm --control: the tuned cuBLASLt timed in the kernel's place), each with its rounds' spread."""
+    entries = load_entries()
+    rows = [["M×N×K", f"{step}: ÷ the best (min..max)", "cuBLASLt in its place: ÷ the best (min..max)"]]
+
+    def ratio(e):
+        return f"{e['ratio_best']:.3f} ({e['ratio_best_min']:.3f}..{e['ratio_best_max']:.3f})"
+
+    for (kernel, variant, size), e in entries.items():
+        if kernel != step or variant or "ratio_best" not in e:
+            continue
+        control = [c for (k, v, sz), c in entries.items() if k.startswith("control_cuBLASLt_") and sz == size]
+        if len(control) != 1 or "ratio_best" not in control[0]:
+            raise Stale(f"{BENCH_JSON} has no control at {size}, or more than one (bench_gemm --control)")
+        rows.append([size_label(size), ratio(e), ratio(control[0])])
+    if len(rows) == 1:
+        raise Stale(f"{BENCH_JSON} has no interleaved rounds of {step}")
+    return table(rows)
+
+
 def peak_fraction(*steps):
     """Each step's figure at the square sizes, and its fraction of PEAK_TFLOPS."""
     entries = load_entries()
@@ -506,27 +527,6 @@ def nav(order, page):
 
 
 # ---- one file ---------------------------------------------------------------------------------------------
-
-def versus_control(step):
-    """Per size, the step's median ratio to the best library in the rounds, beside the control's
-    (bench_gemm --control: the tuned cuBLASLt timed in the kernel's place), each with its rounds' spread."""
-    entries = load_entries()
-    rows = [["M×N×K", f"{step}: ÷ the best (min..max)", "cuBLASLt in its place: ÷ the best (min..max)"]]
-
-    def ratio(e):
-        return f"{e['ratio_best']:.3f} ({e['ratio_best_min']:.3f}..{e['ratio_best_max']:.3f})"
-
-    for (kernel, variant, size), e in entries.items():
-        if kernel != step or variant or "ratio_best" not in e:
-            continue
-        control = [c for (k, v, sz), c in entries.items() if k.startswith("control_cuBLASLt_") and sz == size]
-        if len(control) != 1 or "ratio_best" not in control[0]:
-            raise Stale(f"{BENCH_JSON} has no one control at {size} (bench_gemm --control)")
-        rows.append([size_label(size), ratio(e), ratio(control[0])])
-    if len(rows) == 1:
-        raise Stale(f"{BENCH_JSON} has no interleaved rounds of {step}")
-    return table(rows)
-
 
 def fill(path, steps):
     """The file's text with every generated part rewritten."""
